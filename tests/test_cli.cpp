@@ -1,0 +1,99 @@
+// The command line as a user meets it: the real binary, its exit codes and messages.
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+#include "tuner/gpu/device_info.h"
+
+namespace sgemm_tune {
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+Result run_cli(const std::string &args) {
+  const auto err_file = std::filesystem::temp_directory_path() / "sgemm_tune_cli_stderr.txt";
+  const std::string cmd = std::string(SGEMM_TUNE_BINARY) + " " + args + " 2>" + err_file.string();
+  Result r;
+  FILE *pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(err_file);
+  r.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return r;
+}
+
+const std::string kSmall = std::string(SGEMM_TUNE_SOURCE_DIR) + "/tests/data/small.json";
+
+std::string temp_file(const std::string &name, const std::string &content) {
+  const auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path) << content;
+  return path.string();
+}
+
+TEST(Cli, DryRunJsonIsTheOnlyThingOnStdout) {
+  const Result r = run_cli("--space " + kSmall + " --dry-run --arch sm_90 --json -j 2");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);  // throws if anything else is mixed in
+  EXPECT_EQ(j.at("counts").at("candidates"), 6);
+  EXPECT_FALSE(j.at("survivors").empty());
+  EXPECT_NE(r.err.find("[6/6]"), std::string::npos) << r.err;  // progress went to stderr
+}
+
+TEST(Cli, TuneSubcommandIsTheSameCommand) {
+  const Result r = run_cli("tune --space " + kSmall + " --dry-run --arch sm_90 --quiet --shape 256x256x256");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("6 survivors"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err, "");
+}
+
+void expect_failure(const std::string &args, int code, const std::string &fragment) {
+  const Result r = run_cli(args);
+  EXPECT_EQ(r.code, code) << args << "\n" << r.err;
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << args << "\n" << r.err;
+  EXPECT_EQ(r.out, "") << args;
+}
+
+TEST(Cli, BadInputGetsOneClearLine) {
+  expect_failure("--space /nonexistent.json --dry-run --arch sm_90", 1, "/nonexistent.json: cannot open");
+  expect_failure("--space " + temp_file("bad.json", "{\"parameters\": ") + " --dry-run --arch sm_90", 1,
+                 "malformed JSON");
+  expect_failure("--space " + kSmall + " --dry-run --arch sm_90 --shape 0x1x1", 1, "positive");
+  expect_failure("--space " + kSmall + " --dry-run --arch sm_90 --shape 12xax4", 1, "not a whole number");
+  expect_failure("--space " + kSmall + " --dry-run --arch sm_77", 1, "unknown architecture 'sm_77'");
+  expect_failure("--space " + kSmall + " --dry-run --arch sm_90 --jobs 0", 1, "--jobs");
+  expect_failure("--space " + kSmall + " --dry-run --arch sm_90 --jobs x", 2, "--jobs");
+  expect_failure("--space " + kSmall + " --no-such-flag", 2, "--no-such-flag");
+  expect_failure("", 1, "--space");
+}
+
+TEST(Cli, WithoutAGpuTuningSaysSo) {
+  if (gpu_count() > 0) GTEST_SKIP() << "a GPU is present";
+  const auto db = std::filesystem::temp_directory_path() / "sgemm_tune_cli_nogpu.db";
+  std::filesystem::remove(db);
+  expect_failure("--space " + kSmall + " --db " + db.string(), 3, "no usable GPU");
+  EXPECT_FALSE(std::filesystem::exists(db)) << "nothing is written when nothing can run";
+}
+
+TEST(Cli, HelpAndVersion) {
+  const Result help = run_cli("--help");
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.out.find("--dry-run"), std::string::npos);
+  const Result version = run_cli("--version");
+  EXPECT_EQ(version.code, 0);
+  EXPECT_NE(version.out.find('.'), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sgemm_tune

@@ -1,0 +1,163 @@
+// The database against a real SQLite file: schema, round trip, and refusal of files
+// that are not ours to use.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "tuner/common/errors.h"
+#include "tuner/record/migrations.h"
+#include "tuner/record/result_store.h"
+
+namespace sgemm_tune {
+namespace {
+
+class DatabaseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("sgemm_tune_db_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string path(const std::string &name = "tune.db") const { return (dir_ / name).string(); }
+
+  static RunProvenance provenance() {
+    RunProvenance p;
+    p.command = "sgemm-tune --space x.json";
+    p.space_name = "x";
+    p.space_source = "x.json";
+    p.space_hash = "abc";
+    p.sm_count = 132;
+    p.clock_mhz = 1980;
+    p.runtime_version = "13.0";
+    p.template_origin = "embedded";
+    p.fingerprint = Fingerprint{"t1", "--gpu-architecture=sm_90", "13.0", "13.0 (580.159.04)", "NVIDIA H200", "9.0", "0.1.0"};
+    return p;
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(DatabaseTest, RoundTripsARunAndItsResults) {
+  std::int64_t run = 0;
+  {
+    ResultStore store(path());
+    run = store.begin_run(provenance());
+    ResultRow ok;
+    ok.shape = Shape{4096, 4096, 4096};
+    ok.tile = SgemmTile{128, 64, 16, 64, 32, 2, 4, 4, 2};
+    ok.status = CandidateStatus::ok;
+    ok.registers = 139;
+    ok.blocks_per_sm = 3;
+    ok.time_ms = 3.0;
+    ok.tflops = 45.8;
+    ok.error_beta0 = 1e-7;
+    ResultRow pruned = ok;
+    pruned.status = CandidateStatus::pruned;
+    pruned.reason = "spills";
+    pruned.time_ms.reset();
+    pruned.tflops.reset();
+    store.record(run, ok);
+    store.record_all(run, {pruned, pruned});
+    store.finish_run(run, true);
+  }
+  // A new connection sees everything that was committed.
+  ResultStore again(path());
+  Database &db = again.database();
+  Statement runs = db.prepare("SELECT status, gpu_name, fingerprint, finished_at IS NOT NULL FROM runs WHERE id = ?1");
+  runs.bind(1, run);
+  ASSERT_TRUE(runs.step());
+  EXPECT_EQ(runs.column_text(0), "finished");
+  EXPECT_EQ(runs.column_text(1), "NVIDIA H200");
+  EXPECT_EQ(runs.column_text(2), provenance().fingerprint.hash());
+  EXPECT_EQ(runs.column_int(3), 1);
+
+  Statement rows = db.prepare(
+      "SELECT status, reason, bm, stages, registers, time_ms, tflops IS NULL FROM results WHERE run_id = ?1 ORDER BY id");
+  rows.bind(1, run);
+  ASSERT_TRUE(rows.step());
+  EXPECT_EQ(rows.column_text(0), "ok");
+  EXPECT_TRUE(rows.is_null(1));
+  EXPECT_EQ(rows.column_int(2), 128);
+  EXPECT_EQ(rows.column_int(3), 2);
+  EXPECT_EQ(rows.column_int(4), 139);
+  EXPECT_DOUBLE_EQ(rows.column_double(5), 3.0);
+  EXPECT_EQ(rows.column_int(6), 0);
+  int pruned_rows = 0;
+  while (rows.step()) {
+    EXPECT_EQ(rows.column_text(0), "pruned");
+    EXPECT_EQ(rows.column_text(1), "spills");
+    EXPECT_EQ(rows.column_int(6), 1);
+    ++pruned_rows;
+  }
+  EXPECT_EQ(pruned_rows, 2);
+}
+
+TEST_F(DatabaseTest, FingerprintChangesWithEachPart) {
+  const Fingerprint base = provenance().fingerprint;
+  std::vector<Fingerprint> changed(7, base);
+  changed[0].template_hash += "x";
+  changed[1].compile_options += " -O3";
+  changed[2].nvrtc_version = "13.1";
+  changed[3].driver_version = "13.0 (580.160.00)";
+  changed[4].gpu_name = "NVIDIA H100";
+  changed[5].compute_capability = "9.1";
+  changed[6].tuner_version = "0.2.0";
+  for (const auto &f : changed) EXPECT_NE(f.hash(), base.hash());
+}
+
+TEST_F(DatabaseTest, SchemaVersionIsRecorded) {
+  ResultStore store(path());
+  Statement st = store.database().prepare("PRAGMA user_version");
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.column_int(0), latest_schema_version());
+  EXPECT_GE(latest_schema_version(), 1);
+}
+
+TEST_F(DatabaseTest, NewerSchemaIsRefused) {
+  { ResultStore store(path()); }
+  {
+    Database db = Database::open(path());
+    db.exec("PRAGMA user_version = " + std::to_string(latest_schema_version() + 1));
+  }
+  try {
+    ResultStore store(path());
+    FAIL();
+  } catch (const UserError &e) {
+    EXPECT_NE(std::string(e.what()).find("newer sgemm-tune"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(DatabaseTest, CorruptFileIsRefused) {
+  std::ofstream(path(), std::ios::binary) << std::string(8192, 'x');
+  try {
+    ResultStore store(path());
+    FAIL();
+  } catch (const UserError &e) {
+    EXPECT_NE(std::string(e.what()).find("cannot be used"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(path()), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(DatabaseTest, UnwritablePathIsRefused) {
+  EXPECT_THROW(ResultStore(path("no/such/dir/tune.db")), UserError);
+}
+
+TEST_F(DatabaseTest, FailedTransactionLeavesNothing) {
+  ResultStore store(path());
+  const std::int64_t run = store.begin_run(provenance());
+  {
+    Transaction tx(store.database());
+    store.database().exec("INSERT INTO results (run_id, m, n, k, bm, bn, bk, wm, wn, wniter, tm, tn, stages, status, "
+                          "measured_at) VALUES (" + std::to_string(run) + ", 1,1,1,1,1,1,1,1,1,1,1,1,'ok','now')");
+    // Destroyed without commit: rolled back.
+  }
+  Statement count = store.database().prepare("SELECT COUNT(*) FROM results");
+  ASSERT_TRUE(count.step());
+  EXPECT_EQ(count.column_int(0), 0);
+}
+
+}  // namespace
+}  // namespace sgemm_tune

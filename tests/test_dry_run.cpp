@@ -1,0 +1,107 @@
+// The pipeline up to timing, with no GPU: enumerate, judge, compile for sm_90, prune.
+#include <gtest/gtest.h>
+
+#include "tuner/common/errors.h"
+#include "tuner/pipeline/report.h"
+#include "tuner/pipeline/tune.h"
+#include "tuner/prune/prune.h"
+
+namespace sgemm_tune {
+namespace {
+
+TuneOptions small_dry_run() {
+  TuneOptions o;
+  o.space = load_search_space(std::string(SGEMM_TUNE_SOURCE_DIR) + "/tests/data/small.json");
+  o.shapes = o.space.shapes;
+  o.dry_run = true;
+  o.arch = "sm_90";
+  o.jobs = 2;
+  o.kernel = KernelSource::embedded();
+  return o;
+}
+
+TEST(DryRun, CountsAndSurvivorsOfASmallSpace) {
+  std::vector<ProgressUpdate> updates;
+  TuneCallbacks cb;
+  cb.progress = [&](const ProgressUpdate &p) { updates.push_back(p); };
+  const TuneReport r = run_tuning(small_dry_run(), cb);
+
+  // 2 (BN) x 2 (WM) x 2 (STAGES) = 8; the constraint drops BN=128 with WM=128.
+  EXPECT_EQ(r.counts.enumerated, 8u);
+  EXPECT_EQ(r.counts.excluded_by_constraint, 2u);
+  EXPECT_EQ(r.counts.candidates, 6u);
+  // BM=128, WM=128, BN=64, WN=32: one warp row, two warp columns, 64 threads; A (128x16)
+  // needs 128/16 = 8 passes of 16 rows: valid. All six are valid and tile both shapes.
+  EXPECT_EQ(r.counts.invalid, 0u);
+  EXPECT_EQ(r.counts.compile_failed, 0u);
+  EXPECT_EQ(r.counts.compiled + r.counts.pruned_total(), 6u);
+  EXPECT_EQ(r.counts.survivors, r.survivors.size());
+  ASSERT_FALSE(r.survivors.empty());
+  EXPECT_TRUE(std::is_sorted(r.survivors.begin(), r.survivors.end(),
+                             [](const SurvivorInfo &a, const SurvivorInfo &b) { return a.tile < b.tile; }));
+
+  const SmLimits h200 = sm_limits_for_arch("sm_90");
+  for (const SurvivorInfo &s : r.survivors) {
+    EXPECT_GT(s.registers, 0);
+    EXPECT_EQ(s.smem_bytes, sgemm_tune_kernels::tile_smem_bytes(s.tile));
+    EXPECT_EQ(s.blocks_per_sm, predict_occupancy(h200, tile_resources(s.tile, s.registers)).blocks_per_sm);
+    EXPECT_GE(s.warps_per_sm, PruneSettings{}.min_warps_per_sm);
+  }
+  // Nothing on the GPU, nothing recorded.
+  EXPECT_TRUE(r.shapes.empty());
+  EXPECT_EQ(r.run_id, 0);
+  EXPECT_EQ(r.counts.measurements, 0u);
+  // Progress reached the end.
+  ASSERT_FALSE(updates.empty());
+  EXPECT_EQ(updates.back().done, updates.back().total);
+}
+
+TEST(DryRun, JsonCarriesCountsAndSurvivorsByParameterName) {
+  const nlohmann::json j = report_to_json(run_tuning(small_dry_run()));
+  EXPECT_EQ(j.at("schema_version"), kReportJsonVersion);
+  EXPECT_EQ(j.at("arch"), "sm_90");
+  EXPECT_TRUE(j.at("dry_run").get<bool>());
+  for (const char *key : {"enumerated", "invalid", "compile_failed", "pruned", "survivors"})
+    EXPECT_TRUE(j.at("counts").contains(key)) << key;
+  ASSERT_TRUE(j.at("survivors").is_array());
+  ASSERT_FALSE(j.at("survivors").empty());
+  for (const auto &s : j.at("survivors")) {
+    for (const char *key : {"BM", "BN", "BK", "WM", "WN", "WNITER", "TM", "TN", "STAGES", "registers", "smem_bytes",
+                            "blocks_per_sm"})
+      EXPECT_TRUE(s.contains(key)) << key;
+  }
+}
+
+TEST(DryRun, InvalidAndPrunedCandidatesAreCountedByReason) {
+  TuneOptions o = small_dry_run();
+  o.space.values[3] = {64, 256};  // WM = 256 does not divide BM = 128: invalid
+  o.space.constraints.clear();
+  o.space.prune.max_live_floats = 90;  // the seed keeps 96 floats live: pruned before compiling
+  const TuneReport r = run_tuning(o);
+  EXPECT_EQ(r.counts.candidates, 8u);
+  EXPECT_EQ(r.counts.invalid, 4u);
+  EXPECT_EQ(r.counts.pruned.at(kPruneRegisterEstimate), 2u);  // BN = 64, WM = 64, both stage counts
+  // BN = 128 has 256 threads sharing the A prefetch: 88 floats live, under the limit.
+  EXPECT_EQ(r.counts.compiled, 2u);
+}
+
+TEST(DryRun, NeedsAnArchitectureWithoutAGpu) {
+  if (gpu_count() > 0) GTEST_SKIP() << "a GPU is present: its architecture is the default";
+  TuneOptions o = small_dry_run();
+  o.arch.reset();
+  try {
+    run_tuning(o);
+    FAIL();
+  } catch (const UserError &e) {
+    EXPECT_NE(std::string(e.what()).find("--arch"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DryRun, UnknownArchitectureIsRefused) {
+  TuneOptions o = small_dry_run();
+  o.arch = "sm_12";
+  EXPECT_THROW(run_tuning(o), UserError);
+}
+
+}  // namespace
+}  // namespace sgemm_tune

@@ -1,0 +1,131 @@
+// End-to-end on a real GPU: compile, load, verify against cuBLAS, time, record. Every test
+// here skips, saying so, on a machine without a usable GPU.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "tuner/gpu/device_info.h"
+#include "tuner/pipeline/tune.h"
+#include "tuner/record/result_store.h"
+
+namespace sgemm_tune {
+namespace {
+
+class GpuPipeline : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (gpu_count(&why) == 0) GTEST_SKIP() << "no usable GPU (" << why << "): GPU tests skipped";
+    dir_ = std::filesystem::temp_directory_path() /
+           ("sgemm_tune_gpu_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+
+  TuneOptions options(KernelSource kernel = KernelSource::embedded()) const {
+    TuneOptions o;
+    o.space = load_search_space(std::string(SGEMM_TUNE_SOURCE_DIR) + "/tests/data/small.json");
+    o.shapes = o.space.shapes;
+    o.db_path = (dir_ / "tune.db").string();
+    o.jobs = 4;
+    o.kernel = std::move(kernel);
+    o.command_line = "test";
+    return o;
+  }
+
+  // The embedded template with one piece of text replaced: a kernel with a planted bug.
+  KernelSource planted(const std::string &from, const std::string &to) const {
+    const KernelSource src = KernelSource::embedded();
+    const auto tdir = dir_ / "template";
+    std::filesystem::create_directories(tdir);
+    for (auto [name, text] : src.headers) {
+      if (name == src.entry_header) {
+        const auto at = text.find(from);
+        EXPECT_NE(at, std::string::npos) << "template no longer contains: " << from;
+        if (at != std::string::npos) text.replace(at, from.size(), to);
+      }
+      std::ofstream(tdir / name, std::ios::binary) << text;
+    }
+    return KernelSource::from_directory(tdir.string());
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(GpuPipeline, TunesVerifiesAndRecordsEveryCandidate) {
+  const TuneReport r = run_tuning(options());
+  EXPECT_GT(r.counts.survivors, 0u);
+  EXPECT_EQ(r.counts.wrong_result, 0u);
+  EXPECT_EQ(r.counts.launch_failed, 0u);
+  EXPECT_EQ(r.counts.ok, r.counts.survivors * r.shapes.size());
+  ASSERT_EQ(r.shapes.size(), 2u);
+  for (const ShapeReport &s : r.shapes) {
+    EXPECT_GT(s.cublas_ms, 0);
+    ASSERT_FALSE(s.ranked.empty());
+    EXPECT_TRUE(std::is_sorted(s.ranked.begin(), s.ranked.end(),
+                               [](const RankedResult &a, const RankedResult &b) { return a.time_ms < b.time_ms; }));
+    for (const RankedResult &x : s.ranked) {
+      EXPECT_LT(x.error, 1e-4);
+      EXPECT_GT(x.tflops, 0);
+    }
+  }
+
+  // One row per candidate per shape, each with a status; ok rows carry their measurements.
+  ResultStore store(r.db_path);
+  Statement rows = store.database().prepare(
+      "SELECT COUNT(*), SUM(status = 'ok'), SUM(status = 'ok' AND time_ms > 0 AND cublas_ms > 0 AND "
+      "error_beta0 < 1e-4 AND error_beta < 1e-4) FROM results WHERE run_id = ?1");
+  rows.bind(1, r.run_id);
+  ASSERT_TRUE(rows.step());
+  EXPECT_EQ(rows.column_int(0), static_cast<std::int64_t>(r.counts.candidates * 2));
+  EXPECT_EQ(rows.column_int(1), static_cast<std::int64_t>(r.counts.ok));
+  EXPECT_EQ(rows.column_int(2), rows.column_int(1));
+  Statement run = store.database().prepare("SELECT status, gpu_name, driver_version FROM runs WHERE id = ?1");
+  run.bind(1, r.run_id);
+  ASSERT_TRUE(run.step());
+  EXPECT_EQ(run.column_text(0), "finished");
+  EXPECT_EQ(run.column_text(1), r.gpu->name);
+}
+
+TEST_F(GpuPipeline, OccupancyModelMatchesTheRuntimeForEverySurvivor) {
+  TuneOptions o = options();
+  o.space.prune.min_warps_per_sm = 1;  // keep as many as possible to compare
+  const TuneReport r = run_tuning(o);
+  EXPECT_EQ(r.counts.occupancy_model_mismatches, 0u);
+  ResultStore store(r.db_path);
+  Statement st = store.database().prepare(
+      "SELECT COUNT(*), SUM(blocks_per_sm = runtime_blocks_per_sm) FROM results "
+      "WHERE run_id = ?1 AND runtime_blocks_per_sm IS NOT NULL");
+  st.bind(1, r.run_id);
+  ASSERT_TRUE(st.step());
+  EXPECT_GT(st.column_int(0), 0);
+  EXPECT_EQ(st.column_int(1), st.column_int(0));
+}
+
+TEST_F(GpuPipeline, ReadingCWhenBetaIsZeroIsCaught) {
+  // BLAS: beta == 0 means C is not read. C is poisoned with NaN before the check.
+  const TuneReport r = run_tuning(options(planted("const bool readC = beta != 0.0f;", "const bool readC = true;")));
+  EXPECT_EQ(r.counts.ok, 0u);
+  EXPECT_EQ(r.counts.wrong_result, r.counts.survivors * 2);
+  for (const ShapeReport &s : r.shapes) EXPECT_TRUE(s.ranked.empty()) << "a wrong result was ranked";
+}
+
+TEST_F(GpuPipeline, IgnoringBetaIsCaught) {
+  const TuneReport r = run_tuning(options(planted("out.y += beta * old.y;", "out.y += old.y;")));
+  EXPECT_EQ(r.counts.ok, 0u);
+  EXPECT_EQ(r.counts.wrong_result, r.counts.survivors * 2);
+  ResultStore store(r.db_path);
+  Statement st = store.database().prepare(
+      "SELECT COUNT(*) FROM results WHERE run_id = ?1 AND status = 'wrong_result' AND error_beta0 < 1e-4 AND "
+      "error_beta > 1e-4");
+  st.bind(1, r.run_id);
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.column_int(0), static_cast<std::int64_t>(r.counts.wrong_result));
+}
+
+}  // namespace
+}  // namespace sgemm_tune

@@ -1,0 +1,20 @@
+// The subcommands. Each adds its own options to the parser and returns the function that
+// runs it once the command line has been parsed.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace sgemm_tune::cli {
+
+struct Command {
+  CLI::App *app = nullptr;  // the subcommand; parsed() says whether it was chosen
+  std::function<int(const std::string &command_line)> run;
+};
+
+// `tune`. It is also the default command, `sgemm-tune --space FILE`: its options are
+// added to `root` too, and `run` serves both.
+Command add_tune_command(CLI::App &root);
+
+}  // namespace sgemm_tune::cli

@@ -1,0 +1,59 @@
+// sgemm-tune: parses the command line, runs the chosen command, and turns exceptions
+// into one line on stderr and an exit code.
+//   0 success, 1 error (bad input, failed run), 2 bad command line, 3 no usable GPU
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "tuner/cli/commands.h"
+#include "tuner/common/errors.h"
+#include "tuner/version.h"
+
+namespace {
+
+std::string quote_command_line(int argc, char **argv) {
+  std::string out;
+  for (int i = 0; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.find_first_of(" \t'\"") != std::string::npos) arg = "'" + arg + "'";
+    out += (i ? " " : "") + arg;
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{
+      "sgemm-tune: tunes the tile configuration of a double-buffered CUDA SGEMM kernel.\n"
+      "Compiles each candidate with NVRTC, prunes those that cannot reach good residency,\n"
+      "verifies and times the rest against cuBLAS, and records everything in SQLite.\n\n"
+      "  sgemm-tune --space search_spaces/4096.json\n"
+      "  sgemm-tune --space search_spaces/4096.json --dry-run --arch sm_90 --json\n",
+      "sgemm-tune"};
+  app.set_version_flag("--version", sgemm_tune::kTunerVersion);
+  app.require_subcommand(0, 1);
+  const sgemm_tune::cli::Command tune = sgemm_tune::cli::add_tune_command(app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    return app.exit(e);
+  }
+
+  const std::string command_line = quote_command_line(argc, argv);
+  try {
+    return tune.run(command_line);
+  } catch (const sgemm_tune::NoGpuError &e) {
+    std::cerr << "sgemm-tune: " << e.what() << "\n";
+    return 3;
+  } catch (const sgemm_tune::UserError &e) {
+    std::cerr << "sgemm-tune: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception &e) {
+    std::cerr << "sgemm-tune: failed: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,58 @@
+#include "tuner/compile/kernel_source.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "tuner/common/embedded_files.h"
+#include "tuner/common/errors.h"
+#include "tuner/common/hash.h"
+
+namespace sgemm_tune {
+namespace {
+
+constexpr const char *kEntryHeader = "sgemm_double_buffered.cuh";
+constexpr const char *kTemplateFiles[] = {"sgemm_double_buffered.cuh", "sgemm_tile_rules.h"};
+
+KernelSource finish(KernelSource source) {
+  std::sort(source.headers.begin(), source.headers.end());
+  std::uint64_t h = fnv1a64("sgemm-tune kernel template");
+  for (const auto &[name, text] : source.headers) {
+    h = fnv1a64(name, h);
+    h = fnv1a64(std::string_view("\0", 1), h);
+    h = fnv1a64(text, h);
+    h = fnv1a64(std::string_view("\0", 1), h);
+  }
+  source.hash = to_hex(h);
+  source.entry_header = kEntryHeader;
+  return source;
+}
+
+}  // namespace
+
+KernelSource KernelSource::embedded() {
+  KernelSource source;
+  source.origin = "embedded";
+  for (const auto &file : kernel_files::embedded_files()) source.headers.emplace_back(file.name, file.content);
+  return finish(std::move(source));
+}
+
+KernelSource KernelSource::from_directory(const std::string &directory) {
+  KernelSource source;
+  source.origin = directory;
+  for (const char *name : kTemplateFiles) {
+    const std::string path = directory + "/" + name;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw UserError("kernel template: cannot open " + path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    source.headers.emplace_back(name, text.str());
+  }
+  return finish(std::move(source));
+}
+
+std::string kernel_name_expression(const SgemmTile &tile) {
+  return "sgemm_tune_kernels::sgemm_double_buffered<" + tile_arguments(tile) + ">";
+}
+
+}  // namespace sgemm_tune

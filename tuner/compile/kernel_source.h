@@ -1,0 +1,29 @@
+// The kernel template's source as the tuner compiles it: the entry header and the
+// headers it includes, by name, with a hash over all of them. The hash is the template's
+// identity in the database: change one character and earlier tunings become stale.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tuner/space/tile.h"
+
+namespace sgemm_tune {
+
+struct KernelSource {
+  std::string origin;  // "embedded" or the directory the files were read from
+  std::string entry_header;
+  std::vector<std::pair<std::string, std::string>> headers;  // (include name, text), sorted
+  std::string hash;
+
+  // The template this binary was built with (kernel_templates/, embedded at build time).
+  static KernelSource embedded();
+  // The same files read from a directory, for trying an edited template without a rebuild.
+  static KernelSource from_directory(const std::string &directory);
+};
+
+// The C++ name of the kernel instantiated for a tile, for nvrtcAddNameExpression.
+std::string kernel_name_expression(const SgemmTile &tile);
+
+}  // namespace sgemm_tune

@@ -1,0 +1,51 @@
+// NVRTC compilation of one tile configuration of the kernel template: program ->
+// name expression -> compile -> cubin + lowered name + ptxas resource report.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tuner/compile/kernel_source.h"
+#include "tuner/compile/ptxas_report.h"
+#include "tuner/space/tile.h"
+
+namespace sgemm_tune {
+
+struct CompileOptions {
+  std::string arch = "sm_90";      // the real architecture compiled for
+  std::vector<std::string> extra;  // appended to the fixed options below
+
+  // Everything passed to nvrtcCompileProgram, in order.
+  std::vector<std::string> nvrtc_options() const;
+  // The same, space-separated: recorded in the database as part of the provenance.
+  std::string to_string() const;
+};
+
+struct CompiledKernel {
+  SgemmTile tile{};
+  std::string name_expression;
+  std::string lowered_name;  // the symbol to look up in the loaded cubin
+  std::string cubin;         // bytes of the ELF image
+  ResourceUsage usage;
+  std::string log;
+  double seconds = 0;
+};
+
+// A failed compilation. what() is one line; log() holds everything NVRTC said.
+class CompileError : public std::runtime_error {
+ public:
+  CompileError(const std::string &what, std::string log) : std::runtime_error(what), log_(std::move(log)) {}
+  const std::string &log() const { return log_; }
+
+ private:
+  std::string log_;
+};
+
+// Thread-safe: each call owns its NVRTC program. Throws CompileError.
+CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile);
+
+// "13.0"
+std::string nvrtc_version();
+
+}  // namespace sgemm_tune

@@ -1,0 +1,53 @@
+// Parallel NVRTC compilation: worker threads compile candidates while the caller takes
+// finished ones, in order of completion, and times them on the GPU in the meantime.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tuner/compile/nvrtc_compiler.h"
+
+namespace sgemm_tune {
+
+struct CompileOutcome {
+  std::size_t index = 0;  // position in the list given to the pool
+  SgemmTile tile{};
+  std::optional<CompiledKernel> kernel;  // empty when compilation failed
+  std::string error;                     // one line
+  std::string log;                       // NVRTC's full log on failure
+  double seconds = 0;
+};
+
+class CompilePool {
+ public:
+  CompilePool(KernelSource source, CompileOptions options, std::vector<SgemmTile> tiles, int jobs);
+  ~CompilePool();  // stops taking new work and joins the workers
+  CompilePool(const CompilePool &) = delete;
+  CompilePool &operator=(const CompilePool &) = delete;
+
+  // Blocks until a compilation finishes; nullopt once every candidate has been returned.
+  std::optional<CompileOutcome> next();
+  std::size_t size() const { return tiles_.size(); }
+
+ private:
+  void work();
+
+  const KernelSource source_;
+  const CompileOptions options_;
+  const std::vector<SgemmTile> tiles_;
+  std::atomic<std::size_t> next_job_{0};
+  std::atomic<bool> stop_{false};
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<CompileOutcome> done_;
+  std::size_t delivered_ = 0;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace sgemm_tune

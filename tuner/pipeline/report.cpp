@@ -1,0 +1,178 @@
+#include "tuner/pipeline/report.h"
+
+#include <cstdio>
+#include <string>
+
+namespace sgemm_tune {
+namespace {
+
+std::string format(const char *fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+std::string tile_columns(const SgemmTile &t) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%4d %4d %3d %4d %4d %6d %3d %3d %6d", t.BM, t.BN, t.BK, t.WM, t.WN, t.WNITER, t.TM,
+                t.TN, t.STAGES);
+  return buf;
+}
+
+void print_counts(const TuneReport &r, std::ostream &out) {
+  const TuneCounts &c = r.counts;
+  out << "candidates: " << c.enumerated << " enumerated, " << c.excluded_by_constraint << " excluded by constraints, "
+      << c.invalid << " invalid, " << c.compile_failed << " failed to compile, " << c.pruned_total() << " pruned";
+  if (!c.pruned.empty()) {
+    out << " (";
+    bool first = true;
+    for (const auto &[reason, n] : c.pruned) {
+      out << (first ? "" : ", ") << reason << " " << n;
+      first = false;
+    }
+    out << ")";
+  }
+  out << ", " << c.survivors << " survivors\n";
+  if (!r.dry_run)
+    out << "measured: " << c.measurements << " (candidate, shape) pairs: " << c.ok << " ok, " << c.wrong_result
+        << " wrong result, " << c.launch_failed << " launch failed\n";
+  out << "compile: " << c.compiled + c.compile_failed << " kernels in " << format("%.1f", r.compile_wall_seconds)
+      << " s wall with " << r.jobs << " jobs ("
+      << format("%.1f", r.compile_wall_seconds > 0 ? (c.compiled + c.compile_failed) / r.compile_wall_seconds : 0)
+      << " kernels/s, " << format("%.1f", r.compile_cpu_seconds) << " CPU-s)";
+  if (!r.dry_run)
+    out << "; GPU: " << format("%.1f", r.gpu_seconds) << " s verifying and timing candidates, "
+        << format("%.1f", r.cublas_seconds) << " s cuBLAS and set-up";
+  out << "; total " << format("%.1f", r.wall_seconds) << " s wall\n";
+}
+
+}  // namespace
+
+nlohmann::json tile_to_json(const SgemmTile &tile) {
+  nlohmann::json j = nlohmann::json::object();
+  for (std::size_t p = 0; p < kTileParameters.size(); ++p) j[std::string(kTileParameters[p])] = tile_parameter(tile, p);
+  return j;
+}
+
+void print_report(const TuneReport &r, std::ostream &out, std::size_t top) {
+  out << "sgemm-tune: space '" << r.space_name << "' for " << r.arch;
+  if (r.gpu) out << " on " << r.gpu->name << " (" << r.gpu->sm_count << " SMs, driver " << r.gpu->driver_version << ")";
+  if (r.dry_run)
+    out << ", dry run (nothing timed, nothing recorded)";
+  else
+    out << ", run " << r.run_id << " in " << r.db_path;
+  out << "\n";
+  print_counts(r, out);
+  if (r.dry_run) return;
+
+  for (const ShapeReport &s : r.shapes) {
+    out << "\n" << s.shape.to_string() << ": cuBLAS " << format("%.3f", s.cublas_ms) << " ms ("
+        << format("%.2f", s.cublas_tflops) << " TFLOP/s); again at the end of the run: "
+        << format("%.3f", s.cublas_end_ms) << " ms\n";
+    if (s.ranked.empty()) {
+      out << "  no candidate was timed at this shape\n";
+      continue;
+    }
+    out << "  rank   BM   BN  BK   WM   WN WNITER  TM  TN STAGES regs blk/SM  time ms  TFLOP/s  %cuBLAS    error\n";
+    const auto row = [&](const std::string &label, const RankedResult &x) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "  %4s %s %4d %6d %8.3f %8.2f %7.1f%% %8.1e\n", label.c_str(),
+                    tile_columns(x.tile).c_str(), x.registers, x.blocks_per_sm, x.time_ms, x.tflops,
+                    x.percent_of_cublas, x.error);
+      out << buf;
+    };
+    for (std::size_t i = 0; i < s.ranked.size() && i < top; ++i) row(std::to_string(i + 1), s.ranked[i]);
+    for (const auto &[name, tile] : r.references) {
+      std::size_t rank = 0;
+      for (; rank < s.ranked.size(); ++rank)
+        if (s.ranked[rank].tile == tile) break;
+      if (rank < s.ranked.size()) {
+        out << "  reference '" << name << "' is rank " << rank + 1 << " of " << s.ranked.size() << ":\n";
+        row(std::to_string(rank + 1), s.ranked[rank]);
+      } else {
+        out << "  reference '" << name << "' (" << describe_tile(tile)
+            << ") was not timed at this shape: see its row in the database for why\n";
+      }
+    }
+  }
+}
+
+nlohmann::json report_to_json(const TuneReport &r) {
+  using nlohmann::json;
+  json j;
+  j["schema_version"] = kReportJsonVersion;
+  j["space"] = r.space_name;
+  j["arch"] = r.arch;
+  j["dry_run"] = r.dry_run;
+  j["template_hash"] = r.template_hash;
+  j["compile_options"] = r.compile_options;
+  if (r.gpu) {
+    j["gpu"] = {{"name", r.gpu->name},
+                {"compute_capability", r.gpu->compute_capability()},
+                {"sm_count", r.gpu->sm_count},
+                {"driver_version", r.gpu->driver_version},
+                {"runtime_version", r.gpu->runtime_version}};
+    j["db"] = r.db_path;
+    j["run_id"] = r.run_id;
+  } else {
+    j["gpu"] = nullptr;
+  }
+  const TuneCounts &c = r.counts;
+  j["counts"] = {{"enumerated", c.enumerated},
+                 {"excluded_by_constraint", c.excluded_by_constraint},
+                 {"candidates", c.candidates},
+                 {"invalid", c.invalid},
+                 {"compiled", c.compiled},
+                 {"compile_failed", c.compile_failed},
+                 {"pruned", c.pruned},
+                 {"pruned_total", c.pruned_total()},
+                 {"survivors", c.survivors},
+                 {"measurements", c.measurements},
+                 {"ok", c.ok},
+                 {"wrong_result", c.wrong_result},
+                 {"launch_failed", c.launch_failed},
+                 {"occupancy_model_mismatches", c.occupancy_model_mismatches}};
+  json survivors = json::array();
+  for (const auto &s : r.survivors) {
+    json x = tile_to_json(s.tile);
+    x["threads"] = s.threads;
+    x["registers"] = s.registers;
+    x["smem_bytes"] = s.smem_bytes;
+    x["blocks_per_sm"] = s.blocks_per_sm;
+    x["warps_per_sm"] = s.warps_per_sm;
+    x["occupancy_limiter"] = s.limiter;
+    survivors.push_back(std::move(x));
+  }
+  j["survivors"] = std::move(survivors);
+  json shapes = json::array();
+  for (const auto &s : r.shapes) {
+    json results = json::array();
+    for (const auto &x : s.ranked) {
+      json e = tile_to_json(x.tile);
+      e["time_ms"] = x.time_ms;
+      e["tflops"] = x.tflops;
+      e["percent_of_cublas"] = x.percent_of_cublas;
+      e["registers"] = x.registers;
+      e["blocks_per_sm"] = x.blocks_per_sm;
+      e["error"] = x.error;
+      results.push_back(std::move(e));
+    }
+    shapes.push_back({{"shape", s.shape.to_string()},
+                      {"M", s.shape.M},
+                      {"N", s.shape.N},
+                      {"K", s.shape.K},
+                      {"cublas_ms", s.cublas_ms},
+                      {"cublas_tflops", s.cublas_tflops},
+                      {"cublas_end_ms", s.cublas_end_ms},
+                      {"results", std::move(results)}});
+  }
+  j["shapes"] = std::move(shapes);
+  j["seconds"] = {{"wall", r.wall_seconds},
+                  {"compile_wall", r.compile_wall_seconds},
+                  {"compile_cpu", r.compile_cpu_seconds},
+                  {"gpu_candidates", r.gpu_seconds},
+                  {"gpu_cublas_and_setup", r.cublas_seconds}};
+  return j;
+}
+
+}  // namespace sgemm_tune

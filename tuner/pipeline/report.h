@@ -1,0 +1,20 @@
+// Printers for a tuning report: a table for people, a versioned JSON object for scripts.
+#pragma once
+
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#include "tuner/pipeline/tune.h"
+
+namespace sgemm_tune {
+
+inline constexpr int kReportJsonVersion = 1;
+
+void print_report(const TuneReport &report, std::ostream &out, std::size_t top);
+nlohmann::json report_to_json(const TuneReport &report);
+
+// {"BM": 128, ..., "STAGES": 2}
+nlohmann::json tile_to_json(const SgemmTile &tile);
+
+}  // namespace sgemm_tune

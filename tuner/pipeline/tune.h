@@ -1,0 +1,114 @@
+// The tuning pipeline, end to end:
+//   enumerate -> validity rules -> prune (before compile) -> NVRTC compile in parallel
+//   -> prune (registers, spills, residency) -> verify against cuBLAS -> time -> record
+// Compilation runs on worker threads while the calling thread verifies and times the
+// candidates already compiled. A dry run stops before the GPU and writes nothing.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tuner/compile/kernel_source.h"
+#include "tuner/gpu/device_info.h"
+#include "tuner/space/search_space.h"
+#include "tuner/time/bench_session.h"
+
+namespace sgemm_tune {
+
+struct TuneOptions {
+  SearchSpace space;
+  std::vector<Shape> shapes;  // to tune; the space's own unless overridden
+  std::string db_path = "sgemm-tune.db";
+  int jobs = 1;
+  int device = 0;
+  bool dry_run = false;
+  std::optional<std::string> arch;  // required for a dry run without a GPU
+  KernelSource kernel;
+  std::vector<std::string> extra_compile_options;
+  std::string command_line;
+};
+
+struct SurvivorInfo {
+  SgemmTile tile{};
+  int threads = 0;
+  int registers = 0;
+  int smem_bytes = 0;
+  int blocks_per_sm = 0;
+  int warps_per_sm = 0;
+  std::string limiter;
+};
+
+struct RankedResult {
+  SgemmTile tile{};
+  double time_ms = 0;
+  double tflops = 0;
+  double percent_of_cublas = 0;
+  int registers = 0;
+  int blocks_per_sm = 0;
+  double error = 0;  // the larger of the two verification errors
+};
+
+struct ShapeReport {
+  Shape shape;
+  double cublas_ms = 0, cublas_tflops = 0;
+  double cublas_end_ms = 0;  // cuBLAS again after the candidates: clock drift shows here
+  std::vector<RankedResult> ranked;  // fastest first
+};
+
+struct TuneCounts {
+  std::size_t enumerated = 0;
+  std::size_t excluded_by_constraint = 0;
+  std::size_t candidates = 0;  // after constraints
+  std::size_t invalid = 0;     // break a rule, or tile none of the shapes
+  std::size_t compiled = 0;
+  std::size_t compile_failed = 0;
+  std::map<std::string, std::size_t> pruned;  // by reason code
+  std::size_t survivors = 0;
+  std::size_t measurements = 0;  // candidate x shape pairs run on the GPU
+  std::size_t ok = 0;
+  std::size_t wrong_result = 0;
+  std::size_t launch_failed = 0;
+  std::size_t occupancy_model_mismatches = 0;
+  std::size_t pruned_total() const;
+};
+
+struct TuneReport {
+  std::string space_name;
+  std::string arch;
+  bool dry_run = false;
+  std::optional<GpuInfo> gpu;
+  std::int64_t run_id = 0;
+  std::string db_path;
+  std::string template_hash;
+  std::string compile_options;
+  int jobs = 0;
+  TuneCounts counts;
+  std::vector<SurvivorInfo> survivors;  // in enumeration order
+  std::vector<ShapeReport> shapes;
+  std::vector<std::pair<std::string, SgemmTile>> references;
+  double wall_seconds = 0;
+  double compile_wall_seconds = 0;  // first compile started to last finished
+  double compile_cpu_seconds = 0;   // summed over workers
+  double gpu_seconds = 0;           // spent verifying and timing candidates
+  double cublas_seconds = 0;        // setting up workspaces and timing cuBLAS
+};
+
+struct ProgressUpdate {
+  std::size_t done = 0, total = 0;  // candidates through the whole pipeline
+  std::size_t compiled = 0, pruned = 0, timed = 0, failed = 0;
+  double best_tflops = 0, best_percent = 0;
+  double elapsed_seconds = 0;
+};
+
+struct TuneCallbacks {
+  std::function<void(const ProgressUpdate &)> progress;
+  std::function<void(const std::string &)> message;  // one-line notices (failures, drift)
+};
+
+TuneReport run_tuning(const TuneOptions &options, const TuneCallbacks &callbacks = {});
+
+}  // namespace sgemm_tune

@@ -1,0 +1,101 @@
+#include "tuner/record/result_store.h"
+
+#include <ctime>
+
+#include "tuner/common/errors.h"
+#include "tuner/common/hash.h"
+#include "tuner/record/migrations.h"
+
+namespace sgemm_tune {
+namespace {
+
+Database open_for_tuning(const std::string &path) {
+  try {
+    Database db = Database::open(path);
+    migrate(db);
+    return db;
+  } catch (const SqliteError &e) {
+    throw UserError("database " + path + " cannot be used: " + e.what());
+  }
+}
+
+constexpr const char *kInsertResult = R"(
+  INSERT INTO results (run_id, m, n, k, bm, bn, bk, wm, wn, wniter, tm, tn, stages, status, reason, detail,
+                       threads, registers, spill_bytes, smem_bytes, blocks_per_sm, runtime_blocks_per_sm,
+                       occupancy, time_ms, tflops, cublas_ms, cublas_tflops, error_beta0, error_beta,
+                       compile_seconds, measured_at)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
+          ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31))";
+
+}  // namespace
+
+std::string Fingerprint::hash() const {
+  std::uint64_t h = fnv1a64("sgemm-tune fingerprint");
+  for (const std::string *part : {&template_hash, &compile_options, &nvrtc_version, &driver_version, &gpu_name,
+                                  &compute_capability, &tuner_version}) {
+    h = fnv1a64(*part, h);
+    h = fnv1a64(std::string_view("\0", 1), h);
+  }
+  return to_hex(h);
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+ResultStore::ResultStore(const std::string &path) : db_(open_for_tuning(path)) {}
+
+std::int64_t ResultStore::begin_run(const RunProvenance &run) {
+  const Fingerprint &f = run.fingerprint;
+  Statement st = db_.prepare(R"(
+    INSERT INTO runs (started_at, command, tuner_version, space_name, space_source, space_hash, gpu_name,
+                      compute_capability, sm_count, clock_mhz, driver_version, runtime_version, nvrtc_version,
+                      compile_options, template_origin, template_hash, fingerprint)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17))");
+  st.bind(1, utc_now()).bind(2, run.command).bind(3, f.tuner_version).bind(4, run.space_name);
+  st.bind(5, run.space_source).bind(6, run.space_hash).bind(7, f.gpu_name).bind(8, f.compute_capability);
+  st.bind(9, run.sm_count).bind(10, run.clock_mhz).bind(11, f.driver_version).bind(12, run.runtime_version);
+  st.bind(13, f.nvrtc_version).bind(14, f.compile_options).bind(15, run.template_origin);
+  st.bind(16, f.template_hash).bind(17, f.hash());
+  st.run();
+  return db_.last_insert_rowid();
+}
+
+void ResultStore::finish_run(std::int64_t run_id, bool succeeded) {
+  Statement st = db_.prepare("UPDATE runs SET finished_at = ?1, status = ?2 WHERE id = ?3");
+  st.bind(1, utc_now()).bind(2, succeeded ? "finished" : "failed").bind(3, run_id);
+  st.run();
+}
+
+void ResultStore::insert(std::int64_t run_id, const ResultRow &r) {
+  Statement st = db_.prepare(kInsertResult);
+  st.bind(1, run_id).bind(2, r.shape.M).bind(3, r.shape.N).bind(4, r.shape.K);
+  for (std::size_t p = 0; p < kTileParameters.size(); ++p) st.bind(static_cast<int>(5 + p), tile_parameter(r.tile, p));
+  st.bind(14, std::string(to_string(r.status)));
+  if (r.reason.empty()) st.bind_null(15); else st.bind(15, r.reason);
+  if (r.detail.empty()) st.bind_null(16); else st.bind(16, r.detail);
+  st.bind(17, r.threads).bind(18, r.registers).bind(19, r.spill_bytes).bind(20, r.smem_bytes);
+  st.bind(21, r.blocks_per_sm).bind(22, r.runtime_blocks_per_sm).bind(23, r.occupancy).bind(24, r.time_ms);
+  st.bind(25, r.tflops).bind(26, r.cublas_ms).bind(27, r.cublas_tflops).bind(28, r.error_beta0);
+  st.bind(29, r.error_beta).bind(30, r.compile_seconds).bind(31, utc_now());
+  st.run();
+}
+
+void ResultStore::record(std::int64_t run_id, const ResultRow &row) {
+  Transaction tx(db_);
+  insert(run_id, row);
+  tx.commit();
+}
+
+void ResultStore::record_all(std::int64_t run_id, const std::vector<ResultRow> &rows) {
+  Transaction tx(db_);
+  for (const auto &row : rows) insert(run_id, row);
+  tx.commit();
+}
+
+}  // namespace sgemm_tune

@@ -1,0 +1,73 @@
+// Recording: a tuning run's provenance and each candidate's result, committed as it
+// lands, so that nothing measured is lost when a run stops early.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tuner/common/status.h"
+#include "tuner/record/sqlite.h"
+#include "tuner/space/shape.h"
+#include "tuner/space/tile.h"
+
+namespace sgemm_tune {
+
+// What decides whether a run's timings still describe the kernel and machine in hand.
+struct Fingerprint {
+  std::string template_hash;
+  std::string compile_options;
+  std::string nvrtc_version;
+  std::string driver_version;
+  std::string gpu_name;
+  std::string compute_capability;
+  std::string tuner_version;
+  std::string hash() const;
+};
+
+struct RunProvenance {
+  std::string command;
+  std::string space_name, space_source, space_hash;
+  int sm_count = 0;
+  int clock_mhz = 0;
+  std::string runtime_version;
+  std::string template_origin;
+  Fingerprint fingerprint;
+};
+
+struct ResultRow {
+  Shape shape;
+  SgemmTile tile{};
+  CandidateStatus status = CandidateStatus::invalid;
+  std::string reason;
+  std::string detail;
+  std::optional<int> threads, registers, spill_bytes, smem_bytes, blocks_per_sm, runtime_blocks_per_sm;
+  std::optional<double> occupancy, time_ms, tflops, cublas_ms, cublas_tflops, error_beta0, error_beta,
+      compile_seconds;
+};
+
+class ResultStore {
+ public:
+  // Opens or creates the database and brings its schema up to date. Throws UserError
+  // for a path that cannot be written, a corrupt file or a newer schema.
+  explicit ResultStore(const std::string &path);
+
+  std::int64_t begin_run(const RunProvenance &run);
+  void finish_run(std::int64_t run_id, bool succeeded);
+  // Each call is its own transaction: committed when it returns.
+  void record(std::int64_t run_id, const ResultRow &row);
+  // Many rows in one transaction (e.g. the invalid candidates of a space, all at once).
+  void record_all(std::int64_t run_id, const std::vector<ResultRow> &rows);
+
+  Database &database() { return db_; }
+
+ private:
+  void insert(std::int64_t run_id, const ResultRow &row);
+  Database db_;
+};
+
+// Current UTC time, ISO 8601 with seconds.
+std::string utc_now();
+
+}  // namespace sgemm_tune

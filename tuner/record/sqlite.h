@@ -1,0 +1,112 @@
+// RAII over the SQLite C API: a database, a prepared statement, a transaction that rolls
+// back unless committed. Errors name the action, the SQL, the extended code and the file.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace sgemm_tune {
+
+class SqliteError : public std::runtime_error {
+ public:
+  SqliteError(const std::string &what, int code) : std::runtime_error(what), code_(code) {}
+  int code() const { return code_; }  // extended result code
+
+ private:
+  int code_;
+};
+
+class Statement;
+
+class Database {
+ public:
+  // Opens (creating if needed) with WAL journaling and a busy timeout, so that several
+  // tuners can share one file. Throws SqliteError.
+  static Database open(const std::string &path, bool create = true);
+  ~Database();
+  Database(Database &&o) noexcept;
+  Database &operator=(Database &&o) noexcept;
+  Database(const Database &) = delete;
+  Database &operator=(const Database &) = delete;
+
+  void exec(const std::string &sql);
+  Statement prepare(const std::string &sql);
+  std::int64_t last_insert_rowid() const;
+  const std::string &path() const { return path_; }
+  sqlite3 *handle() const { return db_; }
+
+  [[noreturn]] void fail(const std::string &action, const std::string &sql, int code) const;
+
+ private:
+  Database(sqlite3 *db, std::string path) : db_(db), path_(std::move(path)) {}
+  sqlite3 *db_ = nullptr;
+  std::string path_;
+};
+
+class Statement {
+ public:
+  Statement(Database &db, const std::string &sql);
+  ~Statement();
+  Statement(Statement &&o) noexcept;
+  Statement(const Statement &) = delete;
+  Statement &operator=(const Statement &) = delete;
+  Statement &operator=(Statement &&) = delete;
+
+  // Parameters are numbered from 1, as in SQLite.
+  template <typename T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+  Statement &bind(int index, T value) {
+    return bind_int64(index, static_cast<std::int64_t>(value));
+  }
+  Statement &bind_int64(int index, std::int64_t value);
+  Statement &bind(int index, double value);
+  Statement &bind(int index, const std::string &value);
+  Statement &bind(int index, const char *value) { return bind(index, std::string(value)); }
+  Statement &bind_null(int index);
+  template <typename T>
+  Statement &bind(int index, const std::optional<T> &value) {
+    return value ? bind(index, *value) : bind_null(index);
+  }
+
+  // true while there is a row to read.
+  bool step();
+  // Runs a statement that returns no rows.
+  void run() {
+    while (step()) {
+    }
+  }
+  void reset();
+
+  // Columns are numbered from 0.
+  bool is_null(int column) const;
+  std::int64_t column_int(int column) const;
+  double column_double(int column) const;
+  std::string column_text(int column) const;
+
+ private:
+  Database *db_;
+  sqlite3_stmt *stmt_ = nullptr;
+  std::string sql_;
+};
+
+class Transaction {
+ public:
+  // BEGIN IMMEDIATE: takes the write lock up front, so that a busy database makes the
+  // writer wait (busy timeout) instead of failing at its first write.
+  explicit Transaction(Database &db);
+  ~Transaction();
+  Transaction(const Transaction &) = delete;
+  Transaction &operator=(const Transaction &) = delete;
+  void commit();
+
+ private:
+  Database &db_;
+  bool done_ = false;
+};
+
+}  // namespace sgemm_tune

@@ -1,0 +1,63 @@
+// The GPU side of a tuning run: one stream, one cuBLAS handle, a workspace per problem
+// shape and cuBLAS's time on each, against which every candidate is verified and timed.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tuner/common/status.h"
+#include "tuner/gpu/cuda_handles.h"
+#include "tuner/gpu/device_info.h"
+#include "tuner/space/settings.h"
+#include "tuner/time/gemm_launch.h"
+#include "tuner/time/timer.h"
+#include "tuner/time/workspace.h"
+#include "tuner/verify/verify.h"
+
+namespace sgemm_tune {
+
+struct ShapeBaseline {
+  Shape shape;
+  Timing cublas;
+  double cublas_tflops = 0;
+};
+
+struct Measurement {
+  CandidateStatus status = CandidateStatus::ok;  // ok, wrong_result or launch_failed
+  std::string reason;
+  std::string detail;
+  std::optional<Verification> verification;
+  std::optional<Timing> timing;
+  double tflops = 0;
+};
+
+double tflops(const Shape &shape, double ms);
+
+class BenchSession {
+ public:
+  // Allocates every shape's workspace up front (failing early, with the shape named,
+  // when the GPU's memory is too small) and times cuBLAS on each.
+  BenchSession(const GpuInfo &gpu, const std::vector<Shape> &shapes, const TimingSettings &timing,
+               const VerifySettings &verify, std::uint64_t seed);
+
+  const std::vector<ShapeBaseline> &baselines() const { return baselines_; }
+  // Verifies, then (if correct) times. Throws CudaError only for sticky errors, after
+  // which the context is unusable; other launch errors become launch_failed.
+  Measurement measure(const CandidateKernel &kernel, std::size_t shape_index);
+  // cuBLAS timed again, e.g. at the end of a run to see whether the clocks drifted.
+  Timing time_cublas(std::size_t shape_index);
+
+ private:
+  TimingSettings timing_;
+  VerifySettings verify_;
+  std::uint64_t seed_;
+  CudaStream stream_;
+  CublasHandle cublas_;
+  std::vector<std::unique_ptr<ShapeWorkspace>> workspaces_;
+  std::vector<ShapeBaseline> baselines_;
+};
+
+}  // namespace sgemm_tune
