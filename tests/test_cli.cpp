@@ -5,6 +5,8 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+
+#include "test_paths.h"
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
@@ -34,7 +36,7 @@ Result run_cli(const std::string &args) {
   return r;
 }
 
-const std::string kSmall = std::string(SGEMM_TUNE_SOURCE_DIR) + "/tests/data/small.json";
+const std::string kSmall = testing::source_dir() + "/tests/data/small.json";
 
 std::string temp_file(const std::string &name, const std::string &content) {
   const auto path = std::filesystem::temp_directory_path() / name;
@@ -72,7 +74,7 @@ TEST(Cli, BadInputGetsOneClearLine) {
   expect_failure("--space " + kSmall + " --dry-run --arch sm_90 --shape 0x1x1", 1, "positive");
   expect_failure("--space " + kSmall + " --dry-run --arch sm_90 --shape 12xax4", 1, "not a whole number");
   expect_failure("--space " + kSmall + " --dry-run --arch sm_77", 1, "unknown architecture 'sm_77'");
-  expect_failure("--space " + kSmall + " --dry-run --arch sm_90 --jobs 0", 1, "--jobs");
+  expect_failure("--space " + kSmall + " --dry-run --arch sm_90 --jobs 0", 2, "--jobs");
   expect_failure("--space " + kSmall + " --dry-run --arch sm_90 --jobs x", 2, "--jobs");
   expect_failure("--space " + kSmall + " --no-such-flag", 2, "--no-such-flag");
   expect_failure("", 1, "--space");

@@ -1,6 +1,8 @@
 // The pipeline up to timing, with no GPU: enumerate, judge, compile for sm_90, prune.
 #include <gtest/gtest.h>
 
+#include "test_paths.h"
+
 #include "tuner/common/errors.h"
 #include "tuner/pipeline/report.h"
 #include "tuner/pipeline/tune.h"
@@ -11,7 +13,7 @@ namespace {
 
 TuneOptions small_dry_run() {
   TuneOptions o;
-  o.space = load_search_space(std::string(SGEMM_TUNE_SOURCE_DIR) + "/tests/data/small.json");
+  o.space = load_search_space(testing::source_dir() + "/tests/data/small.json");
   o.shapes = o.space.shapes;
   o.dry_run = true;
   o.arch = "sm_90";

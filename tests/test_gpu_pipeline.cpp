@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_paths.h"
+
 #include "tuner/gpu/device_info.h"
 #include "tuner/pipeline/tune.h"
 #include "tuner/record/result_store.h"
@@ -28,7 +30,7 @@ class GpuPipeline : public ::testing::Test {
 
   TuneOptions options(KernelSource kernel = KernelSource::embedded()) const {
     TuneOptions o;
-    o.space = load_search_space(std::string(SGEMM_TUNE_SOURCE_DIR) + "/tests/data/small.json");
+    o.space = load_search_space(testing::source_dir() + "/tests/data/small.json");
     o.shapes = o.space.shapes;
     o.db_path = (dir_ / "tune.db").string();
     o.jobs = 4;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_paths.h"
+
 #include "tuner/common/errors.h"
 #include "tuner/space/enumerate.h"
 #include "tuner/space/search_space.h"
@@ -35,7 +37,7 @@ void expect_error(const std::string &text, const std::string &fragment) {
 }
 
 TEST(SearchSpace, LoadsTheShippedSpaces) {
-  const SearchSpace s = load_search_space(std::string(SGEMM_TUNE_SOURCE_DIR) + "/search_spaces/4096.json");
+  const SearchSpace s = load_search_space(testing::source_dir() + "/search_spaces/4096.json");
   EXPECT_EQ(s.name, "4096");
   ASSERT_EQ(s.shapes.size(), 1u);
   EXPECT_EQ(s.shapes[0].to_string(), "4096x4096x4096");

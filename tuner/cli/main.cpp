@@ -40,7 +40,8 @@ int main(int argc, char **argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
-    return app.exit(e);
+    // --help and --version end here with 0; every real parse error is exit code 2.
+    return app.exit(e) == 0 ? 0 : 2;
   }
 
   const std::string command_line = quote_command_line(argc, argv);

@@ -16,7 +16,7 @@ struct TuneArgs {
   std::string space;
   std::vector<std::string> shapes;
   std::string db = "sgemm-tune.db";
-  int jobs = 0;
+  int jobs = 0;  // 0: not given, use every core
   int device = 0;
   bool dry_run = false;
   std::string arch;
@@ -32,7 +32,8 @@ void add_options(CLI::App &app, TuneArgs &a) {
   app.add_option("--shape", a.shapes, "Problem shape MxNxK to tune instead of the space's; repeatable")
       ->type_name("MxNxK");
   app.add_option("--db", a.db, "SQLite database that receives every result")->capture_default_str();
-  app.add_option("-j,--jobs", a.jobs, "Parallel NVRTC compilations (default: all cores)");
+  app.add_option("-j,--jobs", a.jobs, "Parallel NVRTC compilations (default: all cores)")
+      ->check(CLI::Range(1, 4096).description("at least 1"));
   app.add_option("--device", a.device, "CUDA device to tune on")->capture_default_str();
   app.add_flag("--dry-run", a.dry_run,
                "Enumerate, compile and prune, but touch no GPU and write no database; needs --arch without a GPU");
@@ -47,7 +48,6 @@ void add_options(CLI::App &app, TuneArgs &a) {
 
 int run(const TuneArgs &a, const std::string &command_line) {
   if (a.space.empty()) throw UserError("no search space given: pass --space FILE (e.g. --space search_spaces/4096.json)");
-  if (a.jobs < 0) throw UserError("--jobs must be at least 1");
   TuneOptions o;
   o.space = load_search_space(a.space);
   o.shapes = o.space.shapes;

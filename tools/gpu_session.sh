@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# One GPU session: the GPU tests, then tuning runs, with every log written under OUT.
+# Runs from a build made elsewhere (carry build/ to the GPU machine): no compiler needed.
+#
+#   OUT=/tmp/out tools/gpu_session.sh [--no-tests] [--time-limit S] -- TUNE-ARGS...
+#
+# TUNE-ARGS are passed to sgemm-tune; --db and the report go under OUT. Prints a short
+# summary last.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+: "${OUT:?set OUT to the folder for logs}"
+mkdir -p "$OUT"
+BUILD=${BUILD:-build}
+run_tests=1
+limit=480
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-tests) run_tests=0; shift ;;
+    --time-limit) limit=$2; shift 2 ;;
+    --) shift; break ;;
+    *) break ;;
+  esac
+done
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (uncommitted changes)')"
+  echo "host: $(hostname), $(nproc) cores"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv 2>&1
+} | tee "$OUT/session.txt"
+
+if [ "$run_tests" = 1 ]; then
+  echo "== GPU tests" | tee -a "$OUT/session.txt"
+  SGEMM_TUNE_SOURCE_DIR=$PWD timeout 300 "$BUILD/tests/sgemm_tune_gpu_tests" >"$OUT/gpu_tests.log" 2>&1
+  echo "gpu tests exit: $?" | tee -a "$OUT/session.txt"
+  grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED|tests ran" "$OUT/gpu_tests.log" | tail -8 | tee -a "$OUT/session.txt"
+fi
+
+if [ $# -gt 0 ]; then
+  echo "== sgemm-tune $*" | tee -a "$OUT/session.txt"
+  start=$(date +%s.%N)
+  timeout -s INT "$limit" "$BUILD/tuner/sgemm-tune" "$@" --db "$OUT/tune.db" --top 15 \
+    >"$OUT/tune.txt" 2>"$OUT/tune.log"
+  rc=$?
+  end=$(date +%s.%N)
+  echo "tune exit: $rc, wall $(python3 -c "print(round($end - $start, 1))") s" | tee -a "$OUT/session.txt"
+  # Fold the write-ahead log into the database file so that one file carries everything.
+  python3 -c "import sqlite3; c = sqlite3.connect('$OUT/tune.db'); c.execute('PRAGMA wal_checkpoint(TRUNCATE)'); c.close()" 2>&1
+  tail -5 "$OUT/tune.log" >>"$OUT/session.txt"
+  cat "$OUT/tune.txt" | tee -a "$OUT/session.txt"
+fi
