@@ -266,10 +266,18 @@ TuneReport run_tuning(const TuneOptions &o, const TuneCallbacks &cb) {
             std::string load_error;
             try {
               loaded.emplace(kernel);
-              runtime_blocks = loaded->runtime_blocks_per_sm();
             } catch (const CudaError &e) {
               if (e.sticky()) throw;
               load_error = e.what();
+            }
+            if (loaded) {
+              // Only a cross-check of the model: its failure must not cost the candidate.
+              try {
+                runtime_blocks = loaded->runtime_blocks_per_sm();
+              } catch (const CudaError &e) {
+                if (e.sticky()) throw;
+                say("cannot ask the runtime for the occupancy of " + describe_tile(tile) + ": " + e.what());
+              }
             }
             if (runtime_blocks && *runtime_blocks != occ.blocks_per_sm) {
               ++counts.occupancy_model_mismatches;
