@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One GPU session: the GPU tests, then tuning runs, with every log written under OUT.
-# Runs from a build made elsewhere (carry build/ to the GPU machine): no compiler needed.
+# Runs binaries built elsewhere (carry .device/ to the GPU machine): no compiler needed there.
 #
 #   OUT=/tmp/out tools/gpu_session.sh [--no-tests] [--time-limit S] -- TUNE-ARGS...
 #
@@ -10,7 +10,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 : "${OUT:?set OUT to the folder for logs}"
 mkdir -p "$OUT"
-BUILD=${BUILD:-build}
+# Binaries: tools/pack_for_device.sh strips them from build/ into .device/ (small enough to carry).
+BIN=${BIN:-.device}
 run_tests=1
 limit=480
 while [ $# -gt 0 ]; do
@@ -31,7 +32,7 @@ done
 
 if [ "$run_tests" = 1 ]; then
   echo "== GPU tests" | tee -a "$OUT/session.txt"
-  SGEMM_TUNE_SOURCE_DIR=$PWD timeout 300 "$BUILD/tests/sgemm_tune_gpu_tests" >"$OUT/gpu_tests.log" 2>&1
+  SGEMM_TUNE_SOURCE_DIR=$PWD timeout 300 "$BIN/sgemm_tune_gpu_tests" >"$OUT/gpu_tests.log" 2>&1
   echo "gpu tests exit: $?" | tee -a "$OUT/session.txt"
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED|tests ran" "$OUT/gpu_tests.log" | tail -8 | tee -a "$OUT/session.txt"
 fi
@@ -39,7 +40,7 @@ fi
 if [ $# -gt 0 ]; then
   echo "== sgemm-tune $*" | tee -a "$OUT/session.txt"
   start=$(date +%s.%N)
-  timeout -s INT "$limit" "$BUILD/tuner/sgemm-tune" "$@" --db "$OUT/tune.db" --top 15 \
+  timeout -s INT "$limit" "$BIN/sgemm-tune" "$@" --db "$OUT/tune.db" --top 15 \
     >"$OUT/tune.txt" 2>"$OUT/tune.log"
   rc=$?
   end=$(date +%s.%N)
