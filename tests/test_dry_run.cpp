@@ -87,6 +87,18 @@ TEST(DryRun, InvalidAndPrunedCandidatesAreCountedByReason) {
   EXPECT_EQ(r.counts.compiled, 2u);
 }
 
+TEST(DryRun, StagedSearchStopsAfterTheFirstStageWithoutTimings) {
+  TuneOptions o = small_dry_run();
+  o.space.strategy.kind = StrategySettings::Kind::staged;
+  o.space.strategy.probe = {{8, 2}};  // STAGES = 2 first
+  const TuneReport r = run_tuning(o);
+  EXPECT_EQ(r.strategy, "staged");
+  // Three of the six candidates have STAGES = 2; the other three wait for timings.
+  EXPECT_EQ(r.counts.compiled + r.counts.pruned_total() + r.counts.invalid, 3u);
+  EXPECT_EQ(r.counts.deferred, 3u);
+  for (const SurvivorInfo &s : r.survivors) EXPECT_EQ(s.tile.STAGES, 2);
+}
+
 TEST(DryRun, NeedsAnArchitectureWithoutAGpu) {
   if (gpu_count() > 0) GTEST_SKIP() << "a GPU is present: its architecture is the default";
   TuneOptions o = small_dry_run();

@@ -108,6 +108,28 @@ TEST_F(GpuPipeline, OccupancyModelMatchesTheRuntimeForEverySurvivor) {
   EXPECT_EQ(st.column_int(1), st.column_int(0));
 }
 
+TEST_F(GpuPipeline, StagedSearchTakesOnlyFinalistsToTheSecondStage) {
+  TuneOptions o = options();
+  o.space.prune.min_warps_per_sm = 1;
+  o.space.strategy.kind = StrategySettings::Kind::staged;
+  o.space.strategy.probe = {{8, 2}};  // STAGES = 2 first
+  o.space.strategy.finalists = 1;
+  const TuneReport r = run_tuning(o);
+  ASSERT_EQ(r.finalists.size(), 1u);
+  // Stage one: the three STAGES = 2 candidates; stage two: the finalist with STAGES = 3.
+  EXPECT_EQ(r.counts.survivors, 4u);
+  EXPECT_EQ(r.counts.ok, 8u);
+  EXPECT_EQ(r.counts.pruned.at("not_finalist"), 2u);
+  ResultStore store(r.db_path);
+  Statement st = store.database().prepare(
+      "SELECT COUNT(*), SUM(reason = 'not_finalist'), SUM(status = 'ok' AND stages = 3) FROM results WHERE run_id = ?1");
+  st.bind(1, r.run_id);
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.column_int(0), 12);  // every candidate at both shapes has a row
+  EXPECT_EQ(st.column_int(1), 4);
+  EXPECT_EQ(st.column_int(2), 2);
+}
+
 TEST_F(GpuPipeline, ReadingCWhenBetaIsZeroIsCaught) {
   // BLAS: beta == 0 means C is not read. C is poisoned with NaN before the check.
   const TuneReport r = run_tuning(options(planted("const bool readC = beta != 0.0f;", "const bool readC = true;")));

@@ -99,6 +99,23 @@ TEST(SearchSpace, EveryFieldIsValidated) {
   expect_error(variant(R"("shapes")", R"("prune": {"allow_spills": 1}, "shapes")"), "expected true or false");
   expect_error(variant(R"("shapes")", R"("format_version": 99, "shapes")"), "newer than this sgemm-tune reads");
   expect_error(variant(R"("shapes")", R"("references": {"x": {"BM": 1}}, "shapes")"), "references.x.BN");
+  expect_error(variant(R"("shapes")", R"("strategy": {"kind": "greedy"}, "shapes")"), "field 'strategy.kind'");
+  expect_error(variant(R"("shapes")", R"("strategy": {"kind": "staged"}, "shapes")"), "field 'strategy.probe'");
+  expect_error(variant(R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"BK": 32}}, "shapes")"),
+               "not among the values of parameters.BK");
+  expect_error(variant(R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"BQ": 16}}, "shapes")"),
+               "field 'strategy.probe.BQ': unknown field");
+}
+
+TEST(SearchSpace, ReadsAStagedStrategy) {
+  const SearchSpace s = parse_search_space(
+      variant(R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"STAGES": 3, "BK": 16}, "finalists": 5}, "shapes")"));
+  EXPECT_EQ(s.strategy.kind, StrategySettings::Kind::staged);
+  EXPECT_EQ(s.strategy.finalists, 5);
+  // In parameter order, whatever the file's order.
+  ASSERT_EQ(s.strategy.probe.size(), 2u);
+  EXPECT_EQ(s.strategy.probe[0], (std::pair<std::size_t, int>{2, 16}));
+  EXPECT_EQ(s.strategy.probe[1], (std::pair<std::size_t, int>{8, 3}));
 }
 
 TEST(SearchSpace, MissingFileIsAClearError) {

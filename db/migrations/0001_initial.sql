@@ -56,6 +56,7 @@ CREATE TABLE results (
   occupancy             REAL,                   -- resident warps / maximum warps
   time_ms               REAL,                   -- median of the timed launches
   tflops                REAL,
+  repeats               INTEGER,                -- launches timed (fewer when stopped early)
   cublas_ms             REAL,                   -- cuBLAS on the same shape in the same run
   cublas_tflops         REAL,
   error_beta0           REAL,                   -- relative Frobenius error against cuBLAS

@@ -24,6 +24,7 @@ struct TuneArgs {
   bool quiet = false;
   std::size_t top = 10;
   std::string template_dir;
+  std::string strategy;
   std::vector<std::string> compile_options;
 };
 
@@ -43,6 +44,9 @@ void add_options(CLI::App &app, TuneArgs &a) {
   app.add_option("--top", a.top, "Rows of the ranked table per shape")->capture_default_str();
   app.add_option("--template-dir", a.template_dir,
                  "Read the kernel template from this directory instead of the copy built into sgemm-tune");
+  app.add_option("--strategy", a.strategy,
+                 "Override the space's search strategy: exhaustive (time every survivor) or staged")
+      ->check(CLI::IsMember({"exhaustive", "staged"}));
   app.add_option("-X,--compile-option", a.compile_options, "Extra NVRTC option; repeatable")->allow_extra_args(false);
 }
 
@@ -51,6 +55,12 @@ int run(const TuneArgs &a, const std::string &command_line) {
   TuneOptions o;
   o.space = load_search_space(a.space);
   o.shapes = o.space.shapes;
+  if (a.strategy == "exhaustive") o.space.strategy.kind = StrategySettings::Kind::exhaustive;
+  if (a.strategy == "staged") {
+    if (o.space.strategy.probe.empty())
+      throw UserError(a.space + ": --strategy staged needs \"strategy\": {\"probe\": {...}} in the space file");
+    o.space.strategy.kind = StrategySettings::Kind::staged;
+  }
   if (!a.shapes.empty()) {
     o.shapes.clear();
     for (const auto &s : a.shapes) o.shapes.push_back(parse_shape(s));

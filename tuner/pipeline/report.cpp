@@ -32,10 +32,14 @@ void print_counts(const TuneReport &r, std::ostream &out) {
     }
     out << ")";
   }
-  out << ", " << c.survivors << " survivors\n";
+  out << ", " << c.survivors << " survivors";
+  if (c.deferred) out << ", " << c.deferred << " left for the second stage";
+  out << "\n";
+  if (!r.finalists.empty()) out << "search: staged, " << r.finalists.size() << " tile structures taken to the second stage\n";
   if (!r.dry_run)
     out << "measured: " << c.measurements << " (candidate, shape) pairs: " << c.ok << " ok, " << c.wrong_result
-        << " wrong result, " << c.launch_failed << " launch failed\n";
+        << " wrong result, " << c.launch_failed << " launch failed; " << c.stopped_early
+        << " timings stopped early (could not win)\n";
   out << "compile: " << c.compiled + c.compile_failed << " kernels in " << format("%.1f", r.compile_wall_seconds)
       << " s wall with " << r.jobs << " jobs ("
       << format("%.1f", r.compile_wall_seconds > 0 ? (c.compiled + c.compile_failed) / r.compile_wall_seconds : 0)
@@ -104,6 +108,7 @@ nlohmann::json report_to_json(const TuneReport &r) {
   j["space"] = r.space_name;
   j["arch"] = r.arch;
   j["dry_run"] = r.dry_run;
+  j["strategy"] = r.strategy;
   j["template_hash"] = r.template_hash;
   j["compile_options"] = r.compile_options;
   if (r.gpu) {
@@ -131,7 +136,9 @@ nlohmann::json report_to_json(const TuneReport &r) {
                  {"ok", c.ok},
                  {"wrong_result", c.wrong_result},
                  {"launch_failed", c.launch_failed},
-                 {"occupancy_model_mismatches", c.occupancy_model_mismatches}};
+                 {"occupancy_model_mismatches", c.occupancy_model_mismatches},
+                 {"stopped_early", c.stopped_early},
+                 {"deferred", c.deferred}};
   json survivors = json::array();
   for (const auto &s : r.survivors) {
     json x = tile_to_json(s.tile);
@@ -167,6 +174,9 @@ nlohmann::json report_to_json(const TuneReport &r) {
                       {"results", std::move(results)}});
   }
   j["shapes"] = std::move(shapes);
+  json finalists = json::array();
+  for (const auto &t : r.finalists) finalists.push_back(tile_to_json(t));
+  j["finalists"] = std::move(finalists);
   j["seconds"] = {{"wall", r.wall_seconds},
                   {"compile_wall", r.compile_wall_seconds},
                   {"compile_cpu", r.compile_cpu_seconds},

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <memory>
+#include <set>
 
 #include "tuner/common/errors.h"
 #include "tuner/compile/nvrtc_compiler.h"
@@ -20,20 +22,9 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// The code of a result whose tile does not divide the problem shape.
+// Reason codes of results decided by the search rather than by the kernel or the GPU.
 constexpr const char *kShapeNotTiled = "shape_not_tiled";
-
-ResultRow make_row(const Shape &shape, const SgemmTile &tile, CandidateStatus status, std::string reason,
-                   std::string detail) {
-  ResultRow row;
-  row.shape = shape;
-  row.tile = tile;
-  row.status = status;
-  row.reason = std::move(reason);
-  row.detail = std::move(detail);
-  row.threads = sgemm_tune_kernels::tile_threads(tile);
-  return row;
-}
+constexpr const char *kNotFinalist = "not_finalist";
 
 std::string first_line(const std::string &text) { return text.substr(0, text.find('\n')); }
 
@@ -54,34 +45,456 @@ std::string log_excerpt(const std::string &log, std::size_t lines = 3) {
   return out.empty() ? first_line(log) : out;
 }
 
-struct Resolved {
+struct Target {
   SmLimits limits;
   std::optional<GpuInfo> gpu;
 };
 
-Resolved resolve_target(const TuneOptions &o) {
-  Resolved r;
+Target resolve_target(const TuneOptions &o) {
+  Target t;
   if (!o.dry_run) {
-    r.gpu = open_gpu(o.device);
-    r.limits = sm_limits_from_device(o.device);
-    if (o.arch && *o.arch != r.gpu->arch())
-      throw UserError("--arch " + *o.arch + " does not match GPU " + std::to_string(o.device) + " (" + r.gpu->name +
-                      ", " + r.gpu->arch() + "); --arch other than the GPU's is only for --dry-run");
-    return r;
+    t.gpu = open_gpu(o.device);
+    t.limits = sm_limits_from_device(o.device);
+    if (o.arch && *o.arch != t.gpu->arch())
+      throw UserError("--arch " + *o.arch + " does not match GPU " + std::to_string(o.device) + " (" + t.gpu->name +
+                      ", " + t.gpu->arch() + "); --arch other than the GPU's is only for --dry-run");
+    return t;
   }
   if (o.arch) {
-    r.limits = sm_limits_for_arch(*o.arch);
-    return r;
+    t.limits = sm_limits_for_arch(*o.arch);
+    return t;
   }
-  std::string why;
-  if (gpu_count(&why) > o.device) {
-    r.limits = sm_limits_from_device(o.device);
-    return r;
+  if (gpu_count() > o.device) {
+    t.limits = sm_limits_from_device(o.device);
+    return t;
   }
   std::string known;
   for (const auto &a : known_archs()) known += (known.empty() ? "" : ", ") + a;
   throw UserError("--dry-run with no GPU needs --arch to say what to compile for (one of: " + known + ")");
 }
+
+// A tile with the probed parameters blanked: what the first stage of a staged search ranks.
+SgemmTile structure_of(SgemmTile tile, const StrategySettings &s) {
+  for (const auto &[index, value] : s.probe) set_tile_parameter(tile, index, 0);
+  return tile;
+}
+
+bool is_probe(const SgemmTile &tile, const StrategySettings &s) {
+  for (const auto &[index, value] : s.probe)
+    if (tile_parameter(tile, index) != value) return false;
+  return true;
+}
+
+class TuningRun {
+ public:
+  TuningRun(const TuneOptions &o, const TuneCallbacks &cb) : o_(o), cb_(cb), start_(Clock::now()) {}
+
+  TuneReport run() {
+    if (o_.shapes.empty())
+      throw UserError(o_.space.source + ": no problem shapes to tune (add \"shapes\" to the space or pass --shape)");
+    if (o_.jobs < 1) throw UserError("--jobs must be at least 1");
+    target_ = resolve_target(o_);
+    compile_options_.arch = target_.limits.arch;
+    compile_options_.extra = o_.extra_compile_options;
+    init_report();
+
+    const Enumeration en = enumerate_candidates(o_.space);
+    counts().enumerated = en.enumerated;
+    counts().excluded_by_constraint = en.excluded_by_constraint;
+    counts().candidates = en.candidates.size();
+    progress_.total = en.candidates.size();
+
+    const bool staged = o_.space.strategy.kind == StrategySettings::Kind::staged;
+    std::vector<SgemmTile> first, deferred;
+    for (const SgemmTile &t : en.candidates) (!staged || is_probe(t, o_.space.strategy) ? first : deferred).push_back(t);
+
+    std::vector<ResultRow> early_rows;
+    const std::vector<SgemmTile> to_compile = judge(first, early_rows);
+    open_database();
+    record(early_rows);
+    publish();
+
+    try {
+      if (!o_.dry_run) start_gpu();
+      compile_and_measure(to_compile);
+      if (staged) second_stage(deferred);
+      finish_gpu();
+      if (store_) store_->finish_run(run_id_, true);
+    } catch (...) {
+      if (store_) {
+        try {
+          store_->finish_run(run_id_, false);
+        } catch (...) {
+          // The original error matters more than a failure to mark the run.
+        }
+      }
+      throw;
+    }
+    std::sort(report_.survivors.begin(), report_.survivors.end(),
+              [](const SurvivorInfo &a, const SurvivorInfo &b) { return a.tile < b.tile; });
+    report_.wall_seconds = seconds_since(start_);
+    return std::move(report_);
+  }
+
+ private:
+  TuneCounts &counts() { return report_.counts; }
+
+  void say(const std::string &m) const {
+    if (cb_.message) cb_.message(m);
+  }
+
+  void publish() {
+    progress_.elapsed_seconds = seconds_since(start_);
+    progress_.pruned = counts().pruned_total();
+    if (cb_.progress) cb_.progress(progress_);
+  }
+
+  void init_report() {
+    report_.space_name = o_.space.name;
+    report_.arch = target_.limits.arch;
+    report_.dry_run = o_.dry_run;
+    report_.gpu = target_.gpu;
+    report_.db_path = o_.dry_run ? "" : o_.db_path;
+    report_.template_hash = o_.kernel.hash;
+    report_.compile_options = compile_options_.to_string();
+    report_.jobs = o_.jobs;
+    report_.references = o_.space.references;
+    report_.strategy = o_.space.strategy.kind == StrategySettings::Kind::staged ? "staged" : "exhaustive";
+  }
+
+  ResultRow row(const Shape &shape, const SgemmTile &tile, CandidateStatus status, std::string reason,
+                std::string detail) const {
+    ResultRow r;
+    r.shape = shape;
+    r.tile = tile;
+    r.status = status;
+    r.reason = std::move(reason);
+    r.detail = std::move(detail);
+    r.threads = sgemm_tune_kernels::tile_threads(tile);
+    return r;
+  }
+
+  bool fits(const SgemmTile &tile, const Shape &s) const {
+    return sgemm_tune_kernels::shape_fits_tile(tile, s.M, s.N, s.K);
+  }
+
+  // Everything decided without a compiler: validity, tiling of the shapes, and what the
+  // tile alone says about residency. Returns the tiles left to compile.
+  std::vector<SgemmTile> judge(const std::vector<SgemmTile> &tiles, std::vector<ResultRow> &rows) {
+    std::vector<SgemmTile> to_compile;
+    for (const SgemmTile &tile : tiles) {
+      const TileRule rule = sgemm_tune_kernels::check_tile(tile);
+      if (rule != TileRule::ok) {
+        ++counts().invalid;
+        ++progress_.done;
+        for (const Shape &s : o_.shapes)
+          rows.push_back(row(s, tile, CandidateStatus::invalid, std::string(tile_rule_code(rule)),
+                             sgemm_tune_kernels::tile_rule_text(rule)));
+        continue;
+      }
+      bool fits_any = false;
+      for (const Shape &s : o_.shapes) {
+        if (fits(tile, s)) {
+          fits_any = true;
+          continue;
+        }
+        rows.push_back(row(s, tile, CandidateStatus::invalid, kShapeNotTiled,
+                           "the shape is not a whole number of " + std::to_string(tile.BM) + "x" +
+                               std::to_string(tile.BN) + "x" + std::to_string(tile.BK) + " tiles"));
+      }
+      if (!fits_any) {
+        ++counts().invalid;
+        ++progress_.done;
+        continue;
+      }
+      const PruneVerdict early = prune_before_compile(tile, o_.space.prune, target_.limits);
+      if (early.pruned) {
+        ++counts().pruned[early.reason];
+        ++progress_.done;
+        for (const Shape &s : o_.shapes) {
+          if (!fits(tile, s)) continue;
+          rows.push_back(row(s, tile, CandidateStatus::pruned, early.reason, early.detail));
+          rows.back().smem_bytes = sgemm_tune_kernels::tile_smem_bytes(tile);
+        }
+        continue;
+      }
+      to_compile.push_back(tile);
+    }
+    return to_compile;
+  }
+
+  // Opened before any GPU work, so that a bad path fails at once.
+  void open_database() {
+    if (o_.dry_run) return;
+    store_ = std::make_unique<ResultStore>(o_.db_path);
+    const GpuInfo &gpu = *target_.gpu;
+    RunProvenance prov;
+    prov.command = o_.command_line;
+    prov.space_name = o_.space.name;
+    prov.space_source = o_.space.source;
+    prov.space_hash = o_.space.content_hash;
+    prov.sm_count = gpu.sm_count;
+    prov.clock_mhz = gpu.clock_mhz;
+    prov.runtime_version = gpu.runtime_version;
+    prov.template_origin = o_.kernel.origin;
+    prov.fingerprint = Fingerprint{o_.kernel.hash,       compile_options_.to_string(), nvrtc_version(),
+                                   gpu.driver_version,   gpu.name,                     gpu.compute_capability(),
+                                   kTunerVersion};
+    run_id_ = store_->begin_run(prov);
+    report_.run_id = run_id_;
+  }
+
+  void record(const std::vector<ResultRow> &rows) {
+    if (store_ && !rows.empty()) store_->record_all(run_id_, rows);
+  }
+
+  void start_gpu() {
+    const auto t = Clock::now();
+    const auto seed = static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+    bench_ = std::make_unique<BenchSession>(*target_.gpu, o_.shapes, o_.space.timing, o_.space.verify, seed);
+    report_.cublas_seconds += seconds_since(t);
+    for (const auto &b : bench_->baselines())
+      report_.shapes.push_back(ShapeReport{b.shape, b.cublas.median_ms, b.cublas_tflops, 0, {}});
+    best_ms_.assign(o_.shapes.size(), 0.0);
+  }
+
+  void finish_gpu() {
+    if (!bench_) return;
+    const auto t = Clock::now();
+    for (std::size_t i = 0; i < report_.shapes.size(); ++i) {
+      report_.shapes[i].cublas_end_ms = bench_->time_cublas(i).median_ms;
+      auto &ranked = report_.shapes[i].ranked;
+      std::sort(ranked.begin(), ranked.end(), [](const RankedResult &a, const RankedResult &b) {
+        return a.time_ms != b.time_ms ? a.time_ms < b.time_ms : a.tile < b.tile;
+      });
+    }
+    report_.cublas_seconds += seconds_since(t);
+  }
+
+  void compile_and_measure(const std::vector<SgemmTile> &tiles) {
+    if (tiles.empty()) return;
+    const auto compile_start = Clock::now();
+    CompilePool pool(o_.kernel, compile_options_, tiles, o_.jobs);
+    while (auto outcome = pool.next()) {
+      report_.compile_cpu_seconds += outcome->seconds;
+      const double compiled_at = seconds_since(compile_start);
+      std::vector<ResultRow> rows = outcome->kernel ? judge_compiled(*outcome) : compile_failure(*outcome);
+      record(rows);
+      ++progress_.done;
+      publish();
+      // Wall time of compilation alone: up to the last compile, not the last measurement.
+      last_compile_seconds_ = compiled_at;
+    }
+    report_.compile_wall_seconds += last_compile_seconds_;
+  }
+
+  std::vector<ResultRow> compile_failure(const CompileOutcome &outcome) {
+    ++counts().compile_failed;
+    ++progress_.failed;
+    say("compile failed: " + describe_tile(outcome.tile) + ": " +
+        log_excerpt(outcome.log.empty() ? outcome.error : outcome.log));
+    std::vector<ResultRow> rows;
+    for (const Shape &s : o_.shapes) {
+      if (!fits(outcome.tile, s)) continue;
+      rows.push_back(row(s, outcome.tile, CandidateStatus::compile_failed, "nvrtc", outcome.error));
+      if (!outcome.log.empty()) rows.back().detail += "\n" + outcome.log;
+      rows.back().compile_seconds = outcome.seconds;
+    }
+    return rows;
+  }
+
+  std::vector<ResultRow> judge_compiled(const CompileOutcome &outcome) {
+    ++counts().compiled;
+    ++progress_.compiled;
+    const SgemmTile &tile = outcome.tile;
+    const CompiledKernel &kernel = *outcome.kernel;
+    const ResourceUsage &usage = kernel.usage;
+    const Occupancy occ = predict_occupancy(target_.limits, tile_resources(tile, usage.registers, usage.static_smem_bytes));
+    const PruneVerdict verdict = prune_after_compile(tile, usage, occ, o_.space.prune);
+
+    std::vector<ResultRow> rows;
+    for (const Shape &s : o_.shapes) {
+      if (!fits(tile, s)) continue;
+      rows.push_back(row(s, tile, verdict.pruned ? CandidateStatus::pruned : CandidateStatus::ok, verdict.reason,
+                         verdict.detail));
+      ResultRow &r = rows.back();
+      r.registers = usage.registers;
+      r.spill_bytes = usage.spill_store_bytes + usage.spill_load_bytes;
+      r.smem_bytes = sgemm_tune_kernels::tile_smem_bytes(tile) + usage.static_smem_bytes;
+      r.blocks_per_sm = occ.blocks_per_sm;
+      r.occupancy = occ.fraction;
+      r.compile_seconds = outcome.seconds;
+    }
+    if (verdict.pruned) {
+      ++counts().pruned[verdict.reason];
+      return rows;
+    }
+    ++counts().survivors;
+    report_.survivors.push_back(SurvivorInfo{tile, sgemm_tune_kernels::tile_threads(tile), usage.registers,
+                                             *rows.front().smem_bytes, occ.blocks_per_sm, occ.warps_per_sm,
+                                             std::string(to_string(occ.limiter))});
+    if (bench_) measure(kernel, occ, rows);
+    return rows;
+  }
+
+  // Verifies and times a survivor at every shape it tiles, filling in its rows.
+  void measure(const CompiledKernel &kernel, const Occupancy &occ, std::vector<ResultRow> &rows) {
+    const auto gpu_start = Clock::now();
+    const SgemmTile &tile = kernel.tile;
+    std::optional<CandidateKernel> loaded;
+    std::string load_error;
+    try {
+      loaded.emplace(kernel);
+    } catch (const CudaError &e) {
+      if (e.sticky()) throw;
+      load_error = e.what();
+    }
+    std::optional<int> runtime_blocks;
+    if (loaded) {
+      // Only a cross-check of the model: its failure must not cost the candidate.
+      try {
+        runtime_blocks = loaded->runtime_blocks_per_sm();
+      } catch (const CudaError &e) {
+        if (e.sticky()) throw;
+        say("cannot ask the runtime for the occupancy of " + describe_tile(tile) + ": " + e.what());
+      }
+    }
+    if (runtime_blocks && *runtime_blocks != occ.blocks_per_sm) {
+      ++counts().occupancy_model_mismatches;
+      say("occupancy model predicted " + std::to_string(occ.blocks_per_sm) + " blocks/SM, the runtime says " +
+          std::to_string(*runtime_blocks) + ": " + describe_tile(tile));
+    }
+
+    for (ResultRow &r : rows) {
+      const std::size_t i = static_cast<std::size_t>(
+          std::find(o_.shapes.begin(), o_.shapes.end(), r.shape) - o_.shapes.begin());
+      const ShapeBaseline &base = bench_->baselines()[i];
+      r.runtime_blocks_per_sm = runtime_blocks;
+      r.cublas_ms = base.cublas.median_ms;
+      r.cublas_tflops = base.cublas_tflops;
+      ++counts().measurements;
+      if (!loaded) {
+        r.status = CandidateStatus::launch_failed;
+        r.reason = "load";
+        r.detail = load_error;
+        ++counts().launch_failed;
+        continue;
+      }
+      Measurement m;
+      try {
+        m = bench_->measure(*loaded, i, best_ms_[i]);
+      } catch (const CudaError &e) {
+        // The context is gone: record what happened to this candidate, then stop.
+        r.status = CandidateStatus::launch_failed;
+        r.reason = cudaGetErrorName(e.code());
+        r.detail = e.what();
+        store_->record(run_id_, r);
+        throw;
+      }
+      r.status = m.status;
+      r.reason = m.reason;
+      r.detail = m.detail;
+      if (m.verification) {
+        r.error_beta0 = m.verification->error_beta0;
+        r.error_beta = m.verification->error_beta;
+      }
+      if (m.status == CandidateStatus::wrong_result) {
+        ++counts().wrong_result;
+        say("wrong result: " + describe_tile(tile) + " at " + r.shape.to_string() + ": " + m.detail);
+        continue;
+      }
+      if (m.status == CandidateStatus::launch_failed) {
+        ++counts().launch_failed;
+        say("launch failed: " + describe_tile(tile) + " at " + r.shape.to_string() + ": " + m.detail);
+        continue;
+      }
+      ++counts().ok;
+      r.time_ms = m.timing->median_ms;
+      r.tflops = m.tflops;
+      r.repeats = m.timing->repeats;
+      if (m.timing->stopped_early) {
+        ++counts().stopped_early;
+        r.detail = "timing stopped after " + std::to_string(m.timing->repeats) + " launches: slower than the best by more than the margin";
+      }
+      if (best_ms_[i] == 0 || m.timing->median_ms < best_ms_[i]) best_ms_[i] = m.timing->median_ms;
+      const RankedResult ranked{tile,
+                                m.timing->median_ms,
+                                m.tflops,
+                                100.0 * base.cublas.median_ms / m.timing->median_ms,
+                                kernel.usage.registers,
+                                occ.blocks_per_sm,
+                                std::max(m.verification->error_beta0, m.verification->error_beta)};
+      report_.shapes[i].ranked.push_back(ranked);
+      if (ranked.percent_of_cublas > progress_.best_percent) {
+        progress_.best_percent = ranked.percent_of_cublas;
+        progress_.best_tflops = ranked.tflops;
+      }
+    }
+    ++progress_.timed;
+    report_.gpu_seconds += seconds_since(gpu_start);
+  }
+
+  // Staged search: rank the first stage's tile structures by their mean percent of
+  // cuBLAS over the shapes, and search the probed parameters for the best of them.
+  void second_stage(const std::vector<SgemmTile> &deferred) {
+    const StrategySettings &strategy = o_.space.strategy;
+    // What needs no compiler is judged for every candidate, finalist or not.
+    std::vector<ResultRow> rows;
+    const std::vector<SgemmTile> candidates = judge(deferred, rows);
+    if (!bench_) {
+      record(rows);
+      counts().deferred = candidates.size();
+      if (!candidates.empty())
+        say("dry run: the staged search's second stage needs timings; " + std::to_string(candidates.size()) +
+            " candidates were left unjudged");
+      publish();
+      return;
+    }
+    std::map<SgemmTile, double> score;
+    for (const ShapeReport &s : report_.shapes)
+      for (const RankedResult &r : s.ranked)
+        score[structure_of(r.tile, strategy)] += r.percent_of_cublas / static_cast<double>(report_.shapes.size());
+    std::vector<std::pair<double, SgemmTile>> order;
+    for (const auto &[structure, value] : score) order.emplace_back(-value, structure);
+    std::sort(order.begin(), order.end());
+    std::set<SgemmTile> finalists;
+    for (std::size_t i = 0; i < order.size() && finalists.size() < static_cast<std::size_t>(strategy.finalists); ++i) {
+      finalists.insert(order[i].second);
+      report_.finalists.push_back(order[i].second);
+    }
+
+    std::vector<SgemmTile> second;
+    for (const SgemmTile &tile : candidates) {
+      if (finalists.count(structure_of(tile, strategy))) {
+        second.push_back(tile);
+        continue;
+      }
+      ++counts().pruned[kNotFinalist];
+      ++progress_.done;
+      for (const Shape &s : o_.shapes)
+        if (fits(tile, s))
+          rows.push_back(row(s, tile, CandidateStatus::pruned, kNotFinalist,
+                             "staged search: its tile structure was not among the " +
+                                 std::to_string(strategy.finalists) + " best of the first stage"));
+    }
+    record(rows);
+    publish();
+    compile_and_measure(second);
+  }
+
+  const TuneOptions &o_;
+  const TuneCallbacks &cb_;
+  const Clock::time_point start_;
+  Target target_;
+  CompileOptions compile_options_;
+  TuneReport report_;
+  ProgressUpdate progress_;
+  std::unique_ptr<ResultStore> store_;
+  std::int64_t run_id_ = 0;
+  std::unique_ptr<BenchSession> bench_;
+  std::vector<double> best_ms_;
+  double last_compile_seconds_ = 0;
+};
 
 }  // namespace
 
@@ -91,291 +504,8 @@ std::size_t TuneCounts::pruned_total() const {
   return n;
 }
 
-TuneReport run_tuning(const TuneOptions &o, const TuneCallbacks &cb) {
-  const auto start = Clock::now();
-  const auto say = [&](const std::string &m) {
-    if (cb.message) cb.message(m);
-  };
-  if (o.shapes.empty())
-    throw UserError(o.space.source + ": no problem shapes to tune (add \"shapes\" to the space or pass --shape)");
-  if (o.jobs < 1) throw UserError("--jobs must be at least 1");
-
-  const Resolved target = resolve_target(o);
-  CompileOptions compile_options;
-  compile_options.arch = target.limits.arch;
-  compile_options.extra = o.extra_compile_options;
-
-  TuneReport report;
-  report.space_name = o.space.name;
-  report.arch = target.limits.arch;
-  report.dry_run = o.dry_run;
-  report.gpu = target.gpu;
-  report.db_path = o.dry_run ? "" : o.db_path;
-  report.template_hash = o.kernel.hash;
-  report.compile_options = compile_options.to_string();
-  report.jobs = o.jobs;
-  report.references = o.space.references;
-  TuneCounts &counts = report.counts;
-
-  // Enumerate and judge what needs no compiler.
-  const Enumeration en = enumerate_candidates(o.space);
-  counts.enumerated = en.enumerated;
-  counts.excluded_by_constraint = en.excluded_by_constraint;
-  counts.candidates = en.candidates.size();
-
-  std::vector<ResultRow> early_rows;  // decided before compiling: recorded in one go
-  std::vector<SgemmTile> to_compile;
-  std::size_t done = 0;
-  for (const SgemmTile &tile : en.candidates) {
-    const TileRule rule = sgemm_tune_kernels::check_tile(tile);
-    if (rule != TileRule::ok) {
-      ++counts.invalid;
-      ++done;
-      for (const Shape &s : o.shapes)
-        early_rows.push_back(make_row(s, tile, CandidateStatus::invalid, std::string(tile_rule_code(rule)),
-                                      sgemm_tune_kernels::tile_rule_text(rule)));
-      continue;
-    }
-    bool fits_any = false;
-    for (const Shape &s : o.shapes) {
-      if (sgemm_tune_kernels::shape_fits_tile(tile, s.M, s.N, s.K))
-        fits_any = true;
-      else
-        early_rows.push_back(make_row(s, tile, CandidateStatus::invalid, kShapeNotTiled,
-                                      "the shape is not a whole number of " + std::to_string(tile.BM) + "x" +
-                                          std::to_string(tile.BN) + "x" + std::to_string(tile.BK) + " tiles"));
-    }
-    if (!fits_any) {
-      ++counts.invalid;
-      ++done;
-      continue;
-    }
-    const PruneVerdict early = prune_before_compile(tile, o.space.prune, target.limits);
-    if (early.pruned) {
-      ++counts.pruned[early.reason];
-      ++done;
-      for (const Shape &s : o.shapes)
-        if (sgemm_tune_kernels::shape_fits_tile(tile, s.M, s.N, s.K)) {
-          ResultRow row = make_row(s, tile, CandidateStatus::pruned, early.reason, early.detail);
-          row.smem_bytes = sgemm_tune_kernels::tile_smem_bytes(tile);
-          early_rows.push_back(std::move(row));
-        }
-      continue;
-    }
-    to_compile.push_back(tile);
-  }
-
-  // The database is opened before any GPU work, so that a bad path fails at once.
-  std::unique_ptr<ResultStore> store;
-  std::int64_t run_id = 0;
-  if (!o.dry_run) {
-    store = std::make_unique<ResultStore>(o.db_path);
-    RunProvenance prov;
-    prov.command = o.command_line;
-    prov.space_name = o.space.name;
-    prov.space_source = o.space.source;
-    prov.space_hash = o.space.content_hash;
-    prov.sm_count = target.gpu->sm_count;
-    prov.clock_mhz = target.gpu->clock_mhz;
-    prov.runtime_version = target.gpu->runtime_version;
-    prov.template_origin = o.kernel.origin;
-    prov.fingerprint = Fingerprint{o.kernel.hash,          compile_options.to_string(), nvrtc_version(),
-                                   target.gpu->driver_version, target.gpu->name, target.gpu->compute_capability(),
-                                   kTunerVersion};
-    run_id = store->begin_run(prov);
-    report.run_id = run_id;
-    store->record_all(run_id, early_rows);
-  }
-
-  ProgressUpdate progress;
-  progress.total = counts.candidates;
-  progress.done = done;
-  progress.pruned = counts.pruned_total();
-  const auto publish = [&] {
-    progress.elapsed_seconds = seconds_since(start);
-    if (cb.progress) cb.progress(progress);
-  };
-  publish();
-
-  try {
-    const auto compile_start = Clock::now();
-    CompilePool pool(o.kernel, compile_options, to_compile, o.jobs);
-    std::unique_ptr<BenchSession> bench;
-    if (!o.dry_run) {
-      const auto t = Clock::now();
-      const auto seed = static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
-      bench = std::make_unique<BenchSession>(*target.gpu, o.shapes, o.space.timing, o.space.verify, seed);
-      report.cublas_seconds += seconds_since(t);
-      for (const auto &b : bench->baselines())
-        report.shapes.push_back(ShapeReport{b.shape, b.cublas.median_ms, b.cublas_tflops, 0, {}});
-    }
-
-    double compile_end = 0;
-    while (auto outcome = pool.next()) {
-      const SgemmTile &tile = outcome->tile;
-      report.compile_cpu_seconds += outcome->seconds;
-      compile_end = seconds_since(compile_start);
-      std::vector<std::size_t> fitting;
-      for (std::size_t i = 0; i < o.shapes.size(); ++i)
-        if (sgemm_tune_kernels::shape_fits_tile(tile, o.shapes[i].M, o.shapes[i].N, o.shapes[i].K)) fitting.push_back(i);
-      std::vector<ResultRow> rows;
-
-      if (!outcome->kernel) {
-        ++counts.compile_failed;
-        ++progress.failed;
-        say("compile failed: " + describe_tile(tile) + ": " + log_excerpt(outcome->log.empty() ? outcome->error : outcome->log));
-        for (std::size_t i : fitting) {
-          ResultRow row = make_row(o.shapes[i], tile, CandidateStatus::compile_failed, "nvrtc", outcome->error);
-          if (!outcome->log.empty()) row.detail += "\n" + outcome->log;
-          row.compile_seconds = outcome->seconds;
-          rows.push_back(std::move(row));
-        }
-      } else {
-        ++counts.compiled;
-        ++progress.compiled;
-        const CompiledKernel &kernel = *outcome->kernel;
-        const ResourceUsage &usage = kernel.usage;
-        const Occupancy occ =
-            predict_occupancy(target.limits, tile_resources(tile, usage.registers, usage.static_smem_bytes));
-        const PruneVerdict verdict = prune_after_compile(tile, usage, occ, o.space.prune);
-        const auto fill = [&](ResultRow &row) {
-          row.registers = usage.registers;
-          row.spill_bytes = usage.spill_store_bytes + usage.spill_load_bytes;
-          row.smem_bytes = sgemm_tune_kernels::tile_smem_bytes(tile) + usage.static_smem_bytes;
-          row.blocks_per_sm = occ.blocks_per_sm;
-          row.occupancy = occ.fraction;
-          row.compile_seconds = outcome->seconds;
-        };
-        if (verdict.pruned) {
-          ++counts.pruned[verdict.reason];
-          ++progress.pruned;
-          for (std::size_t i : fitting) {
-            rows.push_back(make_row(o.shapes[i], tile, CandidateStatus::pruned, verdict.reason, verdict.detail));
-            fill(rows.back());
-          }
-        } else {
-          ++counts.survivors;
-          report.survivors.push_back(SurvivorInfo{tile, sgemm_tune_kernels::tile_threads(tile), usage.registers,
-                                                  sgemm_tune_kernels::tile_smem_bytes(tile) + usage.static_smem_bytes,
-                                                  occ.blocks_per_sm, occ.warps_per_sm,
-                                                  std::string(to_string(occ.limiter))});
-          if (bench) {
-            const auto gpu_start = Clock::now();
-            std::optional<CandidateKernel> loaded;
-            std::optional<int> runtime_blocks;
-            std::string load_error;
-            try {
-              loaded.emplace(kernel);
-            } catch (const CudaError &e) {
-              if (e.sticky()) throw;
-              load_error = e.what();
-            }
-            if (loaded) {
-              // Only a cross-check of the model: its failure must not cost the candidate.
-              try {
-                runtime_blocks = loaded->runtime_blocks_per_sm();
-              } catch (const CudaError &e) {
-                if (e.sticky()) throw;
-                say("cannot ask the runtime for the occupancy of " + describe_tile(tile) + ": " + e.what());
-              }
-            }
-            if (runtime_blocks && *runtime_blocks != occ.blocks_per_sm) {
-              ++counts.occupancy_model_mismatches;
-              say("occupancy model predicted " + std::to_string(occ.blocks_per_sm) + " blocks/SM, the runtime says " +
-                  std::to_string(*runtime_blocks) + ": " + describe_tile(tile));
-            }
-            for (std::size_t i : fitting) {
-              ResultRow row = make_row(o.shapes[i], tile, CandidateStatus::ok, "", "");
-              fill(row);
-              row.runtime_blocks_per_sm = runtime_blocks;
-              const ShapeBaseline &base = bench->baselines()[i];
-              row.cublas_ms = base.cublas.median_ms;
-              row.cublas_tflops = base.cublas_tflops;
-              ++counts.measurements;
-              if (!loaded) {
-                row.status = CandidateStatus::launch_failed;
-                row.reason = "load";
-                row.detail = load_error;
-                ++counts.launch_failed;
-                rows.push_back(std::move(row));
-                continue;
-              }
-              Measurement m;
-              try {
-                m = bench->measure(*loaded, i);
-              } catch (const CudaError &e) {
-                // The context is gone: record what happened to this candidate, then stop.
-                row.status = CandidateStatus::launch_failed;
-                row.reason = cudaGetErrorName(e.code());
-                row.detail = e.what();
-                store->record(run_id, row);
-                throw;
-              }
-              row.status = m.status;
-              row.reason = m.reason;
-              row.detail = m.detail;
-              if (m.verification) {
-                row.error_beta0 = m.verification->error_beta0;
-                row.error_beta = m.verification->error_beta;
-              }
-              if (m.status == CandidateStatus::ok) {
-                ++counts.ok;
-                row.time_ms = m.timing->median_ms;
-                row.tflops = m.tflops;
-                RankedResult r{tile, m.timing->median_ms, m.tflops, 100.0 * base.cublas.median_ms / m.timing->median_ms,
-                               usage.registers, occ.blocks_per_sm,
-                               std::max(m.verification->error_beta0, m.verification->error_beta)};
-                report.shapes[i].ranked.push_back(r);
-                if (r.percent_of_cublas > progress.best_percent) {
-                  progress.best_percent = r.percent_of_cublas;
-                  progress.best_tflops = r.tflops;
-                }
-              } else if (m.status == CandidateStatus::wrong_result) {
-                ++counts.wrong_result;
-                say("wrong result: " + describe_tile(tile) + " at " + o.shapes[i].to_string() + ": " + m.detail);
-              } else {
-                ++counts.launch_failed;
-                say("launch failed: " + describe_tile(tile) + " at " + o.shapes[i].to_string() + ": " + m.detail);
-              }
-              rows.push_back(std::move(row));
-            }
-            ++progress.timed;
-            report.gpu_seconds += seconds_since(gpu_start);
-          }
-        }
-      }
-      if (store && !rows.empty()) store->record_all(run_id, rows);
-      ++progress.done;
-      publish();
-    }
-    report.compile_wall_seconds = compile_end;
-
-    if (bench) {
-      const auto t = Clock::now();
-      for (std::size_t i = 0; i < report.shapes.size(); ++i) {
-        report.shapes[i].cublas_end_ms = bench->time_cublas(i).median_ms;
-        auto &ranked = report.shapes[i].ranked;
-        std::sort(ranked.begin(), ranked.end(), [](const RankedResult &a, const RankedResult &b) {
-          return a.time_ms != b.time_ms ? a.time_ms < b.time_ms : a.tile < b.tile;
-        });
-      }
-      report.cublas_seconds += seconds_since(t);
-    }
-    std::sort(report.survivors.begin(), report.survivors.end(),
-              [](const SurvivorInfo &a, const SurvivorInfo &b) { return a.tile < b.tile; });
-    if (store) store->finish_run(run_id, true);
-  } catch (...) {
-    if (store) {
-      try {
-        store->finish_run(run_id, false);
-      } catch (...) {
-        // The original error matters more than a failure to mark the run.
-      }
-    }
-    throw;
-  }
-  report.wall_seconds = seconds_since(start);
-  return report;
+TuneReport run_tuning(const TuneOptions &options, const TuneCallbacks &callbacks) {
+  return TuningRun(options, callbacks).run();
 }
 
 }  // namespace sgemm_tune

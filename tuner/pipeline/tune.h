@@ -73,6 +73,10 @@ struct TuneCounts {
   std::size_t wrong_result = 0;
   std::size_t launch_failed = 0;
   std::size_t occupancy_model_mismatches = 0;
+  std::size_t stopped_early = 0;  // measurements cut short: could not win
+  // Staged search: candidates left for the second stage. A dry run cannot rank the tile
+  // structures, so it stops after the first stage and leaves these unjudged.
+  std::size_t deferred = 0;
   std::size_t pruned_total() const;
 };
 
@@ -90,6 +94,8 @@ struct TuneReport {
   std::vector<SurvivorInfo> survivors;  // in enumeration order
   std::vector<ShapeReport> shapes;
   std::vector<std::pair<std::string, SgemmTile>> references;
+  std::string strategy;  // "exhaustive" or "staged"
+  std::vector<SgemmTile> finalists;  // staged: the structures taken to the second stage
   double wall_seconds = 0;
   double compile_wall_seconds = 0;  // first compile started to last finished
   double compile_cpu_seconds = 0;   // summed over workers

@@ -23,9 +23,9 @@ constexpr const char *kInsertResult = R"(
   INSERT INTO results (run_id, m, n, k, bm, bn, bk, wm, wn, wniter, tm, tn, stages, status, reason, detail,
                        threads, registers, spill_bytes, smem_bytes, blocks_per_sm, runtime_blocks_per_sm,
                        occupancy, time_ms, tflops, cublas_ms, cublas_tflops, error_beta0, error_beta,
-                       compile_seconds, measured_at)
+                       compile_seconds, measured_at, repeats)
   VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
-          ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31))";
+          ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32))";
 
 }  // namespace
 
@@ -82,7 +82,7 @@ void ResultStore::insert(std::int64_t run_id, const ResultRow &r) {
   st.bind(17, r.threads).bind(18, r.registers).bind(19, r.spill_bytes).bind(20, r.smem_bytes);
   st.bind(21, r.blocks_per_sm).bind(22, r.runtime_blocks_per_sm).bind(23, r.occupancy).bind(24, r.time_ms);
   st.bind(25, r.tflops).bind(26, r.cublas_ms).bind(27, r.cublas_tflops).bind(28, r.error_beta0);
-  st.bind(29, r.error_beta).bind(30, r.compile_seconds).bind(31, utc_now());
+  st.bind(29, r.error_beta).bind(30, r.compile_seconds).bind(31, utc_now()).bind(32, r.repeats);
   st.run();
 }
 

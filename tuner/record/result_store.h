@@ -42,7 +42,7 @@ struct ResultRow {
   CandidateStatus status = CandidateStatus::invalid;
   std::string reason;
   std::string detail;
-  std::optional<int> threads, registers, spill_bytes, smem_bytes, blocks_per_sm, runtime_blocks_per_sm;
+  std::optional<int> threads, registers, spill_bytes, smem_bytes, blocks_per_sm, runtime_blocks_per_sm, repeats;
   std::optional<double> occupancy, time_ms, tflops, cublas_ms, cublas_tflops, error_beta0, error_beta,
       compile_seconds;
 };

@@ -119,11 +119,15 @@ void read_parameters(const FieldReader &r, const json &j, SearchSpace &space) {
 
 void read_timing(const FieldReader &r, const json &j, TimingSettings &t) {
   r.require_object(j, "timing");
-  r.reject_unknown(j, "timing", {"warmup", "repeats", "min_working_set_mib"});
+  r.reject_unknown(j, "timing", {"warmup", "repeats", "min_working_set_mib", "early_stop_after", "early_stop_margin"});
   if (j.contains("warmup")) t.warmup = static_cast<int>(r.integer(j["warmup"], "timing.warmup", 0, 1000));
   if (j.contains("repeats")) t.repeats = static_cast<int>(r.integer(j["repeats"], "timing.repeats", 1, 10000));
   if (j.contains("min_working_set_mib"))
     t.min_working_set_mib = r.number(j["min_working_set_mib"], "timing.min_working_set_mib", 0, 1 << 20);
+  if (j.contains("early_stop_after"))
+    t.early_stop_after = static_cast<int>(r.integer(j["early_stop_after"], "timing.early_stop_after", 0, 10000));
+  if (j.contains("early_stop_margin"))
+    t.early_stop_margin = r.number(j["early_stop_margin"], "timing.early_stop_margin", 0, 100);
 }
 
 void read_verify(const FieldReader &r, const json &j, VerifySettings &v) {
@@ -165,6 +169,37 @@ void read_references(const FieldReader &r, const json &j, SearchSpace &space) {
   }
 }
 
+void read_strategy(const FieldReader &r, const json &j, SearchSpace &space) {
+  StrategySettings &s = space.strategy;
+  r.require_object(j, "strategy");
+  r.reject_unknown(j, "strategy", {"kind", "probe", "finalists"});
+  const std::string kind = j.contains("kind") ? r.string(j["kind"], "strategy.kind") : "exhaustive";
+  if (kind == "exhaustive") {
+    s.kind = StrategySettings::Kind::exhaustive;
+  } else if (kind == "staged") {
+    s.kind = StrategySettings::Kind::staged;
+  } else {
+    r.fail("strategy.kind", "expected \"exhaustive\" or \"staged\", got \"" + kind + "\"");
+  }
+  if (j.contains("finalists")) s.finalists = static_cast<int>(r.integer(j["finalists"], "strategy.finalists", 1, 100000));
+  if (j.contains("probe")) {
+    r.require_object(j["probe"], "strategy.probe");
+    r.reject_unknown(j["probe"], "strategy.probe", std::set<std::string>(kTileParameters.begin(), kTileParameters.end()));
+    for (std::size_t p = 0; p < kTileParameters.size(); ++p) {
+      const std::string name(kTileParameters[p]);
+      if (!j["probe"].contains(name)) continue;
+      const std::string field = "strategy.probe." + name;
+      const int v = static_cast<int>(r.integer(j["probe"][name], field, 1, kMaxParameterValue));
+      const auto &values = space.values[p];
+      if (std::find(values.begin(), values.end(), v) == values.end())
+        r.fail(field, std::to_string(v) + " is not among the values of parameters." + name);
+      s.probe.emplace_back(p, v);
+    }
+  }
+  if (s.kind == StrategySettings::Kind::staged && s.probe.empty())
+    r.fail("strategy.probe", "a staged search needs the parameters to probe first, e.g. {\"BK\": 16, \"STAGES\": 2}");
+}
+
 }  // namespace
 
 std::size_t SearchSpace::size() const {
@@ -184,7 +219,7 @@ SearchSpace parse_search_space(const std::string &json_text, const std::string &
   FieldReader r(source);
   if (!doc.is_object()) throw UserError(source + ": expected a JSON object at the top level");
   r.reject_unknown(doc, "", {"format_version", "name", "description", "parameters", "constraints", "shapes",
-                             "references", "timing", "verify", "prune"});
+                             "references", "timing", "verify", "prune", "strategy"});
 
   SearchSpace space;
   space.source = source;
@@ -229,6 +264,7 @@ SearchSpace parse_search_space(const std::string &json_text, const std::string &
   if (doc.contains("timing")) read_timing(r, doc["timing"], space.timing);
   if (doc.contains("verify")) read_verify(r, doc["verify"], space.verify);
   if (doc.contains("prune")) read_prune(r, doc["prune"], space.prune);
+  if (doc.contains("strategy")) read_strategy(r, doc["strategy"], space);
   return space;
 }
 

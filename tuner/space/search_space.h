@@ -29,6 +29,7 @@ struct SearchSpace {
   TimingSettings timing;
   VerifySettings verify;
   PruneSettings prune;
+  StrategySettings strategy;
   std::string content_hash;  // of the file's text: the run records which space it searched
 
   std::size_t size() const;  // product of the value-list lengths

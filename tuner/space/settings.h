@@ -2,12 +2,22 @@
 // what a file that omits the section gets.
 #pragma once
 
+#include <cstddef>
+#include <utility>
+#include <vector>
+
 namespace sgemm_tune {
 
 struct TimingSettings {
-  int warmup = 3;             // untimed launches before timing
-  int repeats = 15;           // timed launches; the median is reported
+  // Untimed launches before timing. Verification has already run the kernel twice, so
+  // one is enough to settle clocks and caches.
+  int warmup = 1;
+  int repeats = 15;                // timed launches; the median is reported
   double min_working_set_mib = 0;  // 0: twice the GPU's L2, so that timing reads DRAM
+  // A candidate whose first `early_stop_after` launches are slower than the best so far
+  // by more than `early_stop_margin` cannot win: it is recorded from those launches.
+  int early_stop_after = 3;        // 0 turns early stopping off
+  double early_stop_margin = 0.10;
 };
 
 struct VerifySettings {
@@ -18,10 +28,24 @@ struct VerifySettings {
 struct PruneSettings {
   bool allow_spills = false;   // keep candidates whose registers spill to local memory
   int min_blocks_per_sm = 1;   // blocks that must fit on one SM at once
-  int min_warps_per_sm = 4;    // resident warps per SM needed to hide latency
+  // Resident warps per SM needed to hide latency. On the H200 no candidate of the 4096
+  // space with fewer than 8 came within 35% of the best (bench/results/2026-11-30-h200-full-space).
+  int min_warps_per_sm = 8;
   // Floats a thread must keep live (accumulators, fragments, prefetch): above this the
   // candidate cannot fit in 255 registers without spilling, so it is not even compiled.
   int max_live_floats = 240;
+};
+
+// How the space is searched.
+//   exhaustive: every candidate that survives pruning is timed.
+//   staged: first only the candidates whose `probe` parameters have the probe values
+//     (e.g. BK = 16, STAGES = 2), which ranks the tile structures; then the best
+//     `finalists` structures with every value of the probe parameters. The rest are
+//     recorded as pruned, reason "not_finalist".
+struct StrategySettings {
+  enum class Kind { exhaustive, staged } kind = Kind::exhaustive;
+  std::vector<std::pair<std::size_t, int>> probe;  // (parameter index, value)
+  int finalists = 24;
 };
 
 }  // namespace sgemm_tune

@@ -45,7 +45,7 @@ Timing BenchSession::time_cublas(std::size_t shape_index) {
                        [&](std::size_t set) { launch_cublas(cublas_.get(), ws.args(set, 1.0f, 0.0f)); });
 }
 
-Measurement BenchSession::measure(const CandidateKernel &kernel, std::size_t shape_index) {
+Measurement BenchSession::measure(const CandidateKernel &kernel, std::size_t shape_index, double best_ms) {
   ShapeWorkspace &ws = *workspaces_.at(shape_index);
   Measurement m;
   const auto launch = [&](const GemmArgs &args) { kernel.launch(args, stream_.get()); };
@@ -59,8 +59,13 @@ Measurement BenchSession::measure(const CandidateKernel &kernel, std::size_t sha
       m.detail = m.verification->detail;
       return m;
     }
+    EarlyStop early;
+    if (best_ms > 0 && timing_.early_stop_after > 0) {
+      early.after = timing_.early_stop_after;
+      early.threshold_ms = best_ms * (1.0 + timing_.early_stop_margin);
+    }
     m.timing = time_launches(stream_.get(), timing_.warmup, timing_.repeats, ws.sets(),
-                             [&](std::size_t set) { launch(ws.args(set, 1.0f, 0.0f)); });
+                             [&](std::size_t set) { launch(ws.args(set, 1.0f, 0.0f)); }, early);
     m.tflops = tflops(ws.shape(), m.timing->median_ms);
   } catch (const CudaError &e) {
     if (e.sticky()) throw;

@@ -46,7 +46,8 @@ class BenchSession {
   const std::vector<ShapeBaseline> &baselines() const { return baselines_; }
   // Verifies, then (if correct) times. Throws CudaError only for sticky errors, after
   // which the context is unusable; other launch errors become launch_failed.
-  Measurement measure(const CandidateKernel &kernel, std::size_t shape_index);
+  // `best_ms`: the fastest time at this shape so far, for early stopping (0: none yet).
+  Measurement measure(const CandidateKernel &kernel, std::size_t shape_index, double best_ms = 0);
   // cuBLAS timed again, e.g. at the end of a run to see whether the clocks drifted.
   Timing time_cublas(std::size_t shape_index);
 

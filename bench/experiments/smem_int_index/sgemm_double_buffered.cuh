@@ -1,0 +1,212 @@
+// The double-buffered SGEMM kernel, as a template over its tile configuration.
+//
+// C = alpha * A * B + beta * C for row-major A (M x K), B (K x N) and C (M x N).
+// One block computes a BM x BN tile of C, each warp a WM x WN part of it, each thread
+// WMITER x WNITER sub-tiles of TM x TN. The K loop is software-pipelined over STAGES
+// shared-memory buffers: B is copied global -> shared with cp.async, A goes through
+// registers because it is stored transposed. Launch with
+//   grid  = (N / BN, M / BM), block = tile_threads(tile),
+//   dynamic shared memory = tile_smem_bytes(tile)
+// after raising cudaFuncAttributeMaxDynamicSharedMemorySize when that exceeds 48 KB.
+// The problem must divide into whole tiles (shape_fits_tile).
+//
+// The same source is compiled by NVRTC in the tuner and by nvcc in user builds, so it
+// includes nothing but the rules header and uses no standard library.
+#pragma once
+
+#include "sgemm_tile_rules.h"
+
+namespace sgemm_tune_kernels {
+namespace detail {
+
+__device__ __forceinline__ void cp_async16(float *smem_dst, const float *gmem_src) {
+  const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(smem_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(addr), "l"(gmem_src));
+}
+
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+
+template <int PENDING>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
+}
+
+}  // namespace detail
+
+template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int STAGES>
+__global__ void __launch_bounds__(tile_threads(SgemmTile{BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES}))
+sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict__ A,
+                      const float *__restrict__ B, float beta, float *__restrict__ C) {
+  constexpr SgemmTile kTile{BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES};
+  static_assert(check_tile(kTile) == TileRule::ok,
+                "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
+  constexpr int NUM_THREADS = tile_threads(kTile);
+  constexpr int A_STRIDE = tile_a_stride(kTile);
+  constexpr int A_STAGE = tile_a_stage_floats(kTile);
+  constexpr int B_STAGE = tile_b_stage_floats(kTile);
+  constexpr int WMITER = tile_warp_m_iterations(kTile);
+  constexpr int WSUBM = WM / WMITER;
+  constexpr int WSUBN = WN / WNITER;
+
+  // float4 so that the buffer is 16-byte aligned for cp.async; every stage size is a
+  // multiple of 4 floats because BK is.
+  extern __shared__ __align__(16) float sgemm_smem[];
+  constexpr int B_BASE = STAGES * A_STAGE;
+
+  const int cRow = blockIdx.y;
+  const int cCol = blockIdx.x;
+
+  const int warpIdx = threadIdx.x / kWarpSize;
+  const int warpCol = warpIdx % (BN / WN);
+  const int warpRow = warpIdx / (BN / WN);
+  const int threadIdxInWarp = threadIdx.x % kWarpSize;
+  const int threadColInWarp = threadIdxInWarp % (WSUBN / TN);
+  const int threadRowInWarp = threadIdxInWarp / (WSUBN / TN);
+
+  A += static_cast<long long>(cRow) * BM * K;
+  B += static_cast<long long>(cCol) * BN;
+  C += static_cast<long long>(cRow * BM + warpRow * WM) * N + cCol * BN + warpCol * WN;
+
+  const int innerRowA = threadIdx.x / (BK / 4);
+  const int innerColA = threadIdx.x % (BK / 4);
+  constexpr int ROW_STRIDE_A = (NUM_THREADS * 4) / BK;
+  constexpr int A_PASSES = BM / ROW_STRIDE_A;
+
+  const int innerRowB = threadIdx.x / (BN / 4);
+  const int innerColB = threadIdx.x % (BN / 4);
+  constexpr int ROW_STRIDE_B = NUM_THREADS / (BN / 4);
+  constexpr int B_PASSES = BK / ROW_STRIDE_B;
+
+  float4 aFrag[A_PASSES];
+  float threadResults[WMITER * TM * WNITER * TN] = {0.0f};
+  float regM[WMITER * TM] = {0.0f};
+  float regN[WNITER * TN] = {0.0f};
+
+  // A goes global -> registers -> shared (transposed); the two halves are kept apart so
+  // that the compute of one tile covers the global latency of the next.
+  auto loadA = [&](int tile) {
+    const float *src = A + tile * BK;
+#pragma unroll
+    for (int pass = 0; pass < A_PASSES; ++pass)
+      aFrag[pass] = reinterpret_cast<const float4 *>(
+          &src[(innerRowA + pass * ROW_STRIDE_A) * K + innerColA * 4])[0];
+  };
+  auto storeA = [&](int stage) {
+    const int dst = stage * A_STAGE;
+#pragma unroll
+    for (int pass = 0; pass < A_PASSES; ++pass) {
+      const int row = innerRowA + pass * ROW_STRIDE_A;
+      sgemm_smem[dst + (innerColA * 4 + 0) * A_STRIDE + row] = aFrag[pass].x;
+      sgemm_smem[dst + (innerColA * 4 + 1) * A_STRIDE + row] = aFrag[pass].y;
+      sgemm_smem[dst + (innerColA * 4 + 2) * A_STRIDE + row] = aFrag[pass].z;
+      sgemm_smem[dst + (innerColA * 4 + 3) * A_STRIDE + row] = aFrag[pass].w;
+    }
+  };
+  // B keeps its orientation, so it is a byte copy: cp.async, no registers.
+  auto copyB = [&](int tile, int stage) {
+    const float *src = B + static_cast<long long>(tile) * BK * N;
+    const int dst = B_BASE + stage * B_STAGE;
+#pragma unroll
+    for (int pass = 0; pass < B_PASSES; ++pass) {
+      const int row = innerRowB + pass * ROW_STRIDE_B;
+      detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * N + innerColB * 4]);
+    }
+  };
+
+  const int numTiles = K / BK;
+
+  // Prologue: fill stages 0 .. STAGES-2. One cp.async group per tile, committed even when
+  // empty, so that "tile t has landed" is always "all but the newest STAGES-2 groups".
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < numTiles) {
+      loadA(s);
+      storeA(s);
+      copyB(s, s);
+    }
+    detail::cp_async_commit();
+  }
+  detail::cp_async_wait<STAGES - 2>();
+  __syncthreads();
+
+  int readStage = 0;
+  int writeStage = STAGES - 1;
+  for (int tileIdx = 0; tileIdx < numTiles; ++tileIdx) {
+    // The stage written in this iteration is the one read in the previous one; the
+    // barrier that ended the previous iteration makes that safe.
+    const bool hasLoad = tileIdx + STAGES - 1 < numTiles;
+    if (hasLoad) {
+      loadA(tileIdx + STAGES - 1);
+      copyB(tileIdx + STAGES - 1, writeStage);
+    }
+    detail::cp_async_commit();
+
+    const int as = readStage * A_STAGE;
+    const int bs = B_BASE + readStage * B_STAGE;
+#pragma unroll
+    for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
+#pragma unroll
+      for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
+#pragma unroll
+        for (int i = 0; i < TM; ++i)
+          regM[wSubRow * TM + i] =
+              sgemm_smem[as + dotIdx * A_STRIDE + warpRow * WM + wSubRow * WSUBM + threadRowInWarp * TM + i];
+#pragma unroll
+      for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
+#pragma unroll
+        for (int i = 0; i < TN; ++i)
+          regN[wSubCol * TN + i] =
+              sgemm_smem[bs + dotIdx * BN + warpCol * WN + wSubCol * WSUBN + threadColInWarp * TN + i];
+#pragma unroll
+      for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
+#pragma unroll
+        for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
+#pragma unroll
+          for (int m = 0; m < TM; ++m)
+#pragma unroll
+            for (int n = 0; n < TN; ++n)
+              threadResults[(wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n] +=
+                  regM[wSubRow * TM + m] * regN[wSubCol * TN + n];
+    }
+
+    if (hasLoad) storeA(writeStage);
+    if (tileIdx + 1 < numTiles) {
+      detail::cp_async_wait<STAGES - 2>();
+      __syncthreads();
+    }
+    // Counters rather than XOR: the ring has STAGES slots, not two.
+    readStage = readStage + 1 == STAGES ? 0 : readStage + 1;
+    writeStage = writeStage + 1 == STAGES ? 0 : writeStage + 1;
+  }
+
+  // BLAS semantics: with beta == 0, C is output only and is never read (it may hold NaN).
+  const bool readC = beta != 0.0f;
+#pragma unroll
+  for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow) {
+#pragma unroll
+    for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol) {
+      float *cSub = C + (wSubRow * WSUBM) * N + wSubCol * WSUBN;
+#pragma unroll
+      for (int m = 0; m < TM; ++m) {
+#pragma unroll
+        for (int n = 0; n < TN; n += 4) {
+          float4 *cPtr = reinterpret_cast<float4 *>(
+              &cSub[(threadRowInWarp * TM + m) * N + threadColInWarp * TN + n]);
+          const int acc = (wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n;
+          float4 out = make_float4(alpha * threadResults[acc + 0], alpha * threadResults[acc + 1],
+                                   alpha * threadResults[acc + 2], alpha * threadResults[acc + 3]);
+          if (readC) {
+            const float4 old = cPtr[0];
+            out.x += beta * old.x;
+            out.y += beta * old.y;
+            out.z += beta * old.z;
+            out.w += beta * old.w;
+          }
+          cPtr[0] = out;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace sgemm_tune_kernels
