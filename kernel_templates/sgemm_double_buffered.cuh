@@ -48,11 +48,13 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
   constexpr int WSUBM = WM / WMITER;
   constexpr int WSUBN = WN / WNITER;
 
-  // float4 so that the buffer is 16-byte aligned for cp.async; every stage size is a
-  // multiple of 4 floats because BK is.
-  extern __shared__ float4 sgemm_smem[];
-  float *As = reinterpret_cast<float *>(sgemm_smem);
-  float *Bs = As + STAGES * A_STAGE;
+  // Shared memory is addressed as int offsets into the extern array, never through float
+  // pointers kept in variables: NVRTC then knows the address space and uses 32-bit
+  // addresses (with pointers it fell back to 64-bit generic ones, costing registers and
+  // about 1.5% at the best tiles: bench/NOTES.md). 16-byte alignment is for cp.async;
+  // every stage is a multiple of 4 floats because BK is.
+  extern __shared__ __align__(16) float sgemm_smem[];
+  constexpr int B_BASE = STAGES * A_STAGE;
 
   const int cRow = blockIdx.y;
   const int cCol = blockIdx.x;
@@ -93,24 +95,24 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
           &src[(innerRowA + pass * ROW_STRIDE_A) * K + innerColA * 4])[0];
   };
   auto storeA = [&](int stage) {
-    float *dst = As + stage * A_STAGE;
+    const int dst = stage * A_STAGE;
 #pragma unroll
     for (int pass = 0; pass < A_PASSES; ++pass) {
       const int row = innerRowA + pass * ROW_STRIDE_A;
-      dst[(innerColA * 4 + 0) * A_STRIDE + row] = aFrag[pass].x;
-      dst[(innerColA * 4 + 1) * A_STRIDE + row] = aFrag[pass].y;
-      dst[(innerColA * 4 + 2) * A_STRIDE + row] = aFrag[pass].z;
-      dst[(innerColA * 4 + 3) * A_STRIDE + row] = aFrag[pass].w;
+      sgemm_smem[dst + (innerColA * 4 + 0) * A_STRIDE + row] = aFrag[pass].x;
+      sgemm_smem[dst + (innerColA * 4 + 1) * A_STRIDE + row] = aFrag[pass].y;
+      sgemm_smem[dst + (innerColA * 4 + 2) * A_STRIDE + row] = aFrag[pass].z;
+      sgemm_smem[dst + (innerColA * 4 + 3) * A_STRIDE + row] = aFrag[pass].w;
     }
   };
   // B keeps its orientation, so it is a byte copy: cp.async, no registers.
   auto copyB = [&](int tile, int stage) {
     const float *src = B + static_cast<long long>(tile) * BK * N;
-    float *dst = Bs + stage * B_STAGE;
+    const int dst = B_BASE + stage * B_STAGE;
 #pragma unroll
     for (int pass = 0; pass < B_PASSES; ++pass) {
       const int row = innerRowB + pass * ROW_STRIDE_B;
-      detail::cp_async16(&dst[row * BN + innerColB * 4], &src[row * N + innerColB * 4]);
+      detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * N + innerColB * 4]);
     }
   };
 
@@ -142,8 +144,8 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
     }
     detail::cp_async_commit();
 
-    const float *as = As + readStage * A_STAGE;
-    const float *bs = Bs + readStage * B_STAGE;
+    const int as = readStage * A_STAGE;
+    const int bs = B_BASE + readStage * B_STAGE;
 #pragma unroll
     for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
 #pragma unroll
@@ -151,13 +153,13 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
 #pragma unroll
         for (int i = 0; i < TM; ++i)
           regM[wSubRow * TM + i] =
-              as[dotIdx * A_STRIDE + warpRow * WM + wSubRow * WSUBM + threadRowInWarp * TM + i];
+              sgemm_smem[as + dotIdx * A_STRIDE + warpRow * WM + wSubRow * WSUBM + threadRowInWarp * TM + i];
 #pragma unroll
       for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
 #pragma unroll
         for (int i = 0; i < TN; ++i)
           regN[wSubCol * TN + i] =
-              bs[dotIdx * BN + warpCol * WN + wSubCol * WSUBN + threadColInWarp * TN + i];
+              sgemm_smem[bs + dotIdx * BN + warpCol * WN + wSubCol * WSUBN + threadColInWarp * TN + i];
 #pragma unroll
       for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
 #pragma unroll
