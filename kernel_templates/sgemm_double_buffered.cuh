@@ -8,7 +8,13 @@
 //   grid  = (N / BN, M / BM), block = tile_threads(tile),
 //   dynamic shared memory = tile_smem_bytes(tile)
 // after raising cudaFuncAttributeMaxDynamicSharedMemorySize when that exceeds 48 KB.
-// The problem must divide into whole tiles (shape_fits_tile).
+// The problem must divide into whole tiles (shape_fits_tile), and A, B and C must be 16-byte
+// aligned with K and N multiples of 4.
+//
+// sgemm_bounds_checked below takes the same tile configuration and any shape or alignment:
+// scalar loads and stores with bounds checks, one shared-memory stage, launched with
+//   grid = (ceil(N / BN), ceil(M / BM)), dynamic shared memory = tile_checked_smem_bytes.
+// It is the edge path, kept off the fast one.
 //
 // The same source is compiled by NVRTC in the tuner and by nvcc in user builds, so it
 // includes nothing but the rules header and uses no standard library.
@@ -210,6 +216,95 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
       }
     }
   }
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int STAGES>
+__global__ void __launch_bounds__(tile_threads(SgemmTile{BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES}))
+sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__ A,
+                     const float *__restrict__ B, float beta, float *__restrict__ C) {
+  constexpr SgemmTile kTile{BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES};
+  static_assert(check_tile(kTile) == TileRule::ok,
+                "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
+  constexpr int NUM_THREADS = tile_threads(kTile);
+  constexpr int A_STRIDE = tile_a_stride(kTile);
+  constexpr int B_BASE = tile_a_stage_floats(kTile);
+  constexpr int WMITER = tile_warp_m_iterations(kTile);
+  constexpr int WSUBM = WM / WMITER;
+  constexpr int WSUBN = WN / WNITER;
+  extern __shared__ __align__(16) float sgemm_checked_smem[];
+
+  const int warpIdx = threadIdx.x / kWarpSize;
+  const int warpCol = warpIdx % (BN / WN);
+  const int warpRow = warpIdx / (BN / WN);
+  const int threadIdxInWarp = threadIdx.x % kWarpSize;
+  const int threadColInWarp = threadIdxInWarp % (WSUBN / TN);
+  const int threadRowInWarp = threadIdxInWarp / (WSUBN / TN);
+  const int rowBase = blockIdx.y * BM;
+  const int colBase = blockIdx.x * BN;
+
+  float threadResults[WMITER * TM * WNITER * TN] = {0.0f};
+  float regM[WMITER * TM];
+  float regN[WNITER * TN];
+
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    // Out-of-range elements load as zero, so they add nothing to the products.
+    for (int idx = threadIdx.x; idx < BM * BK; idx += NUM_THREADS) {
+      const int r = idx / BK, c = idx % BK;
+      const int gr = rowBase + r, gc = k0 + c;
+      sgemm_checked_smem[c * A_STRIDE + r] =
+          gr < M && gc < K ? A[static_cast<long long>(gr) * K + gc] : 0.0f;
+    }
+    for (int idx = threadIdx.x; idx < BK * BN; idx += NUM_THREADS) {
+      const int r = idx / BN, c = idx % BN;
+      const int gr = k0 + r, gc = colBase + c;
+      sgemm_checked_smem[B_BASE + r * BN + c] =
+          gr < K && gc < N ? B[static_cast<long long>(gr) * N + gc] : 0.0f;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
+#pragma unroll
+      for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
+#pragma unroll
+        for (int i = 0; i < TM; ++i)
+          regM[wSubRow * TM + i] = sgemm_checked_smem[dotIdx * A_STRIDE + warpRow * WM + wSubRow * WSUBM +
+                                                      threadRowInWarp * TM + i];
+#pragma unroll
+      for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
+#pragma unroll
+        for (int i = 0; i < TN; ++i)
+          regN[wSubCol * TN + i] = sgemm_checked_smem[B_BASE + dotIdx * BN + warpCol * WN + wSubCol * WSUBN +
+                                                      threadColInWarp * TN + i];
+#pragma unroll
+      for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
+#pragma unroll
+        for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
+#pragma unroll
+          for (int m = 0; m < TM; ++m)
+#pragma unroll
+            for (int n = 0; n < TN; ++n)
+              threadResults[(wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n] +=
+                  regM[wSubRow * TM + m] * regN[wSubCol * TN + n];
+    }
+    __syncthreads();
+  }
+
+  const bool readC = beta != 0.0f;
+#pragma unroll
+  for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
+#pragma unroll
+    for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
+#pragma unroll
+      for (int m = 0; m < TM; ++m)
+#pragma unroll
+        for (int n = 0; n < TN; ++n) {
+          const int row = rowBase + warpRow * WM + wSubRow * WSUBM + threadRowInWarp * TM + m;
+          const int col = colBase + warpCol * WN + wSubCol * WSUBN + threadColInWarp * TN + n;
+          if (row >= M || col >= N) continue;
+          float *c = &C[static_cast<long long>(row) * N + col];
+          const float acc = alpha * threadResults[(wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n];
+          *c = readC ? acc + beta * *c : acc;
+        }
 }
 
 }  // namespace sgemm_tune_kernels

@@ -59,6 +59,11 @@ SGEMM_TUNE_HD constexpr int tile_smem_bytes(const SgemmTile &t) {
   return t.STAGES * (tile_a_stage_floats(t) + tile_b_stage_floats(t)) * 4;
 }
 
+// Dynamic shared memory of the bounds-checked variant: one stage.
+SGEMM_TUNE_HD constexpr int tile_checked_smem_bytes(const SgemmTile &t) {
+  return (tile_a_stage_floats(t) + tile_b_stage_floats(t)) * 4;
+}
+
 // Floats each thread keeps live through the K loop: accumulators, the two fragment
 // arrays and the A prefetch registers. A lower bound on its registers.
 SGEMM_TUNE_HD constexpr int tile_live_floats(const SgemmTile &t) {

@@ -4,6 +4,7 @@
 
 CREATE TABLE runs (
   id                 INTEGER PRIMARY KEY,
+  uid                TEXT NOT NULL UNIQUE,      -- random; identifies the run across databases (import)
   started_at         TEXT NOT NULL,             -- UTC, ISO 8601
   finished_at        TEXT,
   status             TEXT NOT NULL DEFAULT 'running'
@@ -63,6 +64,25 @@ CREATE TABLE results (
   error_beta            REAL,
   compile_seconds       REAL,
   measured_at           TEXT NOT NULL
+);
+
+-- The compiled code of candidates that could win (not stopped early), so that a generated
+-- header can ship exactly the machine code that was timed. Identical fingerprint and tile
+-- give identical code, so one row serves every run that shares them.
+CREATE TABLE kernels (
+  fingerprint        TEXT NOT NULL,
+  bm                 INTEGER NOT NULL,
+  bn                 INTEGER NOT NULL,
+  bk                 INTEGER NOT NULL,
+  wm                 INTEGER NOT NULL,
+  wn                 INTEGER NOT NULL,
+  wniter             INTEGER NOT NULL,
+  tm                 INTEGER NOT NULL,
+  tn                 INTEGER NOT NULL,
+  stages             INTEGER NOT NULL,
+  lowered_name       TEXT NOT NULL,
+  cubin              BLOB NOT NULL,
+  PRIMARY KEY (fingerprint, bm, bn, bk, wm, wn, wniter, tm, tn, stages)
 );
 
 CREATE INDEX results_by_shape ON results (m, n, k, status);

@@ -16,5 +16,10 @@ struct Command {
 // `tune`. It is also the default command, `sgemm-tune --space FILE`: its options are
 // added to `root` too, and `run` serves both.
 Command add_tune_command(CLI::App &root);
+Command add_best_command(CLI::App &root);
+Command add_stale_command(CLI::App &root);
+Command add_emit_command(CLI::App &root);
+Command add_export_command(CLI::App &root);
+Command add_import_command(CLI::App &root);
 
 }  // namespace sgemm_tune::cli

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -35,7 +36,11 @@ int main(int argc, char **argv) {
       "sgemm-tune"};
   app.set_version_flag("--version", sgemm_tune::kTunerVersion);
   app.require_subcommand(0, 1);
-  const sgemm_tune::cli::Command tune = sgemm_tune::cli::add_tune_command(app);
+  namespace cli = sgemm_tune::cli;
+  const cli::Command tune = cli::add_tune_command(app);
+  const std::vector<cli::Command> others = {cli::add_best_command(app), cli::add_stale_command(app),
+                                            cli::add_emit_command(app), cli::add_export_command(app),
+                                            cli::add_import_command(app)};
 
   try {
     app.parse(argc, argv);
@@ -46,6 +51,8 @@ int main(int argc, char **argv) {
 
   const std::string command_line = quote_command_line(argc, argv);
   try {
+    for (const auto &command : others)
+      if (command.app->parsed()) return command.run(command_line);
     return tune.run(command_line);
   } catch (const sgemm_tune::NoGpuError &e) {
     std::cerr << "sgemm-tune: " << e.what() << "\n";

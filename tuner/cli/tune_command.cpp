@@ -1,13 +1,16 @@
 // sgemm-tune [tune] --space FILE: search a space and record every result.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <thread>
 
 #include "tuner/cli/commands.h"
+#include "tuner/cli/common_options.h"
 #include "tuner/cli/progress_printer.h"
 #include "tuner/common/errors.h"
 #include "tuner/pipeline/report.h"
 #include "tuner/pipeline/tune.h"
+#include "tuner/query/environment.h"
 
 namespace sgemm_tune::cli {
 namespace {
@@ -15,39 +18,49 @@ namespace {
 struct TuneArgs {
   std::string space;
   std::vector<std::string> shapes;
-  std::string db = "sgemm-tune.db";
+  DatabaseOption db;
+  EnvironmentOptions env;
   int jobs = 0;  // 0: not given, use every core
-  int device = 0;
   bool dry_run = false;
+  bool stale = false;
   std::string arch;
   bool json = false;
   bool quiet = false;
   std::size_t top = 10;
-  std::string template_dir;
   std::string strategy;
-  std::vector<std::string> compile_options;
 };
 
 void add_options(CLI::App &app, TuneArgs &a) {
   app.add_option("--space", a.space, "Search space file (JSON), e.g. search_spaces/4096.json");
   app.add_option("--shape", a.shapes, "Problem shape MxNxK to tune instead of the space's; repeatable")
       ->type_name("MxNxK");
-  app.add_option("--db", a.db, "SQLite database that receives every result")->capture_default_str();
+  a.db.add(app);
+  a.env.add(app);
   app.add_option("-j,--jobs", a.jobs, "Parallel NVRTC compilations (default: all cores)")
       ->check(CLI::Range(1, 4096).description("at least 1"));
-  app.add_option("--device", a.device, "CUDA device to tune on")->capture_default_str();
   app.add_flag("--dry-run", a.dry_run,
                "Enumerate, compile and prune, but touch no GPU and write no database; needs --arch without a GPU");
   app.add_option("--arch", a.arch, "Architecture to compile for, e.g. sm_90 (default: the GPU's)");
   app.add_flag("--json", a.json, "Print the report as one JSON object on stdout (progress stays on stderr)");
   app.add_flag("-q,--quiet", a.quiet, "No progress on stderr");
   app.add_option("--top", a.top, "Rows of the ranked table per shape")->capture_default_str();
-  app.add_option("--template-dir", a.template_dir,
-                 "Read the kernel template from this directory instead of the copy built into sgemm-tune");
   app.add_option("--strategy", a.strategy,
                  "Override the space's search strategy: exhaustive (time every survivor) or staged")
       ->check(CLI::IsMember({"exhaustive", "staged"}));
-  app.add_option("-X,--compile-option", a.compile_options, "Extra NVRTC option; repeatable")->allow_extra_args(false);
+  app.add_flag("--stale", a.stale,
+               "Re-search only the space's shapes whose best tuning on this GPU is stale (sgemm-tune stale)");
+}
+
+// The shapes among `shapes` whose best entry for the GPU in hand is stale.
+std::vector<Shape> stale_shapes(const TuneArgs &a, const std::vector<Shape> &shapes) {
+  const CurrentEnvironment env = current_environment(a.env.kernel(), a.env.compile_options, a.env.device);
+  if (env.gpu_name.empty()) throw NoGpuError("no usable GPU: --stale compares the tunings with the GPU in hand");
+  Database db = open_existing_database(a.db.path);
+  std::vector<Shape> out;
+  for (const BestEntry &e : best_entries(db, env))
+    if (e.gpu_name == env.gpu_name && e.stale() && std::find(shapes.begin(), shapes.end(), e.shape) != shapes.end())
+      out.push_back(e.shape);
+  return out;
 }
 
 int run(const TuneArgs &a, const std::string &command_line) {
@@ -65,13 +78,22 @@ int run(const TuneArgs &a, const std::string &command_line) {
     o.shapes.clear();
     for (const auto &s : a.shapes) o.shapes.push_back(parse_shape(s));
   }
-  o.db_path = a.db;
+  if (a.stale) {
+    if (a.dry_run) throw UserError("--stale compares with the GPU in hand: it cannot be combined with --dry-run");
+    o.shapes = stale_shapes(a, o.shapes);
+    if (o.shapes.empty()) {
+      std::cout << "nothing to re-search: no shape of " << a.space << " has a stale tuning on this GPU\n";
+      return 0;
+    }
+    std::cerr << "re-searching " << o.shapes.size() << " stale shape(s)\n";
+  }
+  o.db_path = a.db.path;
   o.jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  o.device = a.device;
+  o.device = a.env.device;
   o.dry_run = a.dry_run;
   if (!a.arch.empty()) o.arch = a.arch;
-  o.kernel = a.template_dir.empty() ? KernelSource::embedded() : KernelSource::from_directory(a.template_dir);
-  o.extra_compile_options = a.compile_options;
+  o.kernel = a.env.kernel();
+  o.extra_compile_options = a.env.compile_options;
   o.command_line = command_line;
 
   ProgressPrinter progress(!a.quiet);

@@ -241,6 +241,7 @@ class TuningRun {
                                    gpu.driver_version,   gpu.name,                     gpu.compute_capability(),
                                    kTunerVersion};
     run_id_ = store_->begin_run(prov);
+    fingerprint_ = prov.fingerprint.hash();
     report_.run_id = run_id_;
   }
 
@@ -365,6 +366,7 @@ class TuningRun {
           std::to_string(*runtime_blocks) + ": " + describe_tile(tile));
     }
 
+    bool code_kept = false;
     for (ResultRow &r : rows) {
       const std::size_t i = static_cast<std::size_t>(
           std::find(o_.shapes.begin(), o_.shapes.end(), r.shape) - o_.shapes.begin());
@@ -417,6 +419,11 @@ class TuningRun {
         r.detail = "timing stopped after " + std::to_string(m.timing->repeats) + " launches: slower than the best by more than the margin";
       }
       if (best_ms_[i] == 0 || m.timing->median_ms < best_ms_[i]) best_ms_[i] = m.timing->median_ms;
+      if (!m.timing->stopped_early && !code_kept) {
+        // Could win: keep its machine code for generated headers.
+        store_->record_kernel(fingerprint_, tile, kernel.lowered_name, kernel.cubin);
+        code_kept = true;
+      }
       const RankedResult ranked{tile,
                                 m.timing->median_ms,
                                 m.tflops,
@@ -493,6 +500,7 @@ class TuningRun {
   std::int64_t run_id_ = 0;
   std::unique_ptr<BenchSession> bench_;
   std::vector<double> best_ms_;
+  std::string fingerprint_;
   double last_compile_seconds_ = 0;
 };
 

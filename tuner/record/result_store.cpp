@@ -1,6 +1,8 @@
 #include "tuner/record/result_store.h"
 
+#include <cstdio>
 #include <ctime>
+#include <random>
 
 #include "tuner/common/errors.h"
 #include "tuner/common/hash.h"
@@ -48,20 +50,31 @@ std::string utc_now() {
   return buf;
 }
 
+std::string random_uid() {
+  std::random_device rd;
+  std::string out;
+  for (int i = 0; i < 4; ++i) {
+    char buf[9];
+    std::snprintf(buf, sizeof buf, "%08x", static_cast<unsigned>(rd()));
+    out += buf;
+  }
+  return out;
+}
+
 ResultStore::ResultStore(const std::string &path) : db_(open_for_tuning(path)) {}
 
 std::int64_t ResultStore::begin_run(const RunProvenance &run) {
   const Fingerprint &f = run.fingerprint;
   Statement st = db_.prepare(R"(
-    INSERT INTO runs (started_at, command, tuner_version, space_name, space_source, space_hash, gpu_name,
+    INSERT INTO runs (uid, started_at, command, tuner_version, space_name, space_source, space_hash, gpu_name,
                       compute_capability, sm_count, clock_mhz, driver_version, runtime_version, nvrtc_version,
                       compile_options, template_origin, template_hash, fingerprint)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17))");
+    VALUES (?18, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17))");
   st.bind(1, utc_now()).bind(2, run.command).bind(3, f.tuner_version).bind(4, run.space_name);
   st.bind(5, run.space_source).bind(6, run.space_hash).bind(7, f.gpu_name).bind(8, f.compute_capability);
   st.bind(9, run.sm_count).bind(10, run.clock_mhz).bind(11, f.driver_version).bind(12, run.runtime_version);
   st.bind(13, f.nvrtc_version).bind(14, f.compile_options).bind(15, run.template_origin);
-  st.bind(16, f.template_hash).bind(17, f.hash());
+  st.bind(16, f.template_hash).bind(17, f.hash()).bind(18, random_uid());
   st.run();
   return db_.last_insert_rowid();
 }
@@ -90,6 +103,17 @@ void ResultStore::record(std::int64_t run_id, const ResultRow &row) {
   Transaction tx(db_);
   insert(run_id, row);
   tx.commit();
+}
+
+void ResultStore::record_kernel(const std::string &fingerprint, const SgemmTile &tile, const std::string &lowered_name,
+                                const std::string &cubin) {
+  Statement st = db_.prepare(R"(
+    INSERT OR IGNORE INTO kernels (fingerprint, bm, bn, bk, wm, wn, wniter, tm, tn, stages, lowered_name, cubin)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12))");
+  st.bind(1, fingerprint);
+  for (std::size_t p = 0; p < kTileParameters.size(); ++p) st.bind(static_cast<int>(2 + p), tile_parameter(tile, p));
+  st.bind(11, lowered_name).bind_blob(12, cubin);
+  st.run();
 }
 
 void ResultStore::record_all(std::int64_t run_id, const std::vector<ResultRow> &rows) {

@@ -59,6 +59,10 @@ class ResultStore {
   void record(std::int64_t run_id, const ResultRow &row);
   // Many rows in one transaction (e.g. the invalid candidates of a space, all at once).
   void record_all(std::int64_t run_id, const std::vector<ResultRow> &rows);
+  // Keeps a candidate's machine code under the run's fingerprint (once per fingerprint
+  // and tile), for headers that ship exactly what was timed.
+  void record_kernel(const std::string &fingerprint, const SgemmTile &tile, const std::string &lowered_name,
+                     const std::string &cubin);
 
   Database &database() { return db_; }
 
@@ -69,5 +73,7 @@ class ResultStore {
 
 // Current UTC time, ISO 8601 with seconds.
 std::string utc_now();
+// 128 random bits in hex: a run's identity across databases.
+std::string random_uid();
 
 }  // namespace sgemm_tune

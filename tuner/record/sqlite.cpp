@@ -58,6 +58,8 @@ Statement Database::prepare(const std::string &sql) { return Statement(*this, sq
 
 std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
 
+int Database::changes() const { return sqlite3_changes(db_); }
+
 Statement::Statement(Database &db, const std::string &sql) : db_(&db), sql_(sql) {
   const int rc = sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &stmt_, nullptr);
   if (rc != SQLITE_OK) db.fail("preparing a statement", sql, sqlite3_extended_errcode(db.handle()));
@@ -86,6 +88,12 @@ Statement &Statement::bind(int index, const std::string &value) {
   return *this;
 }
 
+Statement &Statement::bind_blob(int index, const std::string &bytes) {
+  const int rc = sqlite3_bind_blob(stmt_, index, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
+  if (rc != SQLITE_OK) db_->fail("binding parameter " + std::to_string(index), sql_, rc);
+  return *this;
+}
+
 Statement &Statement::bind_null(int index) {
   const int rc = sqlite3_bind_null(stmt_, index);
   if (rc != SQLITE_OK) db_->fail("binding parameter " + std::to_string(index), sql_, rc);
@@ -107,6 +115,28 @@ bool Statement::step() {
 void Statement::reset() {
   sqlite3_reset(stmt_);
   sqlite3_clear_bindings(stmt_);
+}
+
+std::string Statement::column_blob(int column) const {
+  const auto *data = static_cast<const char *>(sqlite3_column_blob(stmt_, column));
+  return data ? std::string(data, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column))) : std::string();
+}
+
+int Statement::column_count() const { return sqlite3_column_count(stmt_); }
+
+std::string Statement::column_name(int column) const {
+  const char *name = sqlite3_column_name(stmt_, column);
+  return name ? name : "";
+}
+
+Statement::Type Statement::column_type(int column) const {
+  switch (sqlite3_column_type(stmt_, column)) {
+    case SQLITE_INTEGER: return Type::integer;
+    case SQLITE_FLOAT: return Type::real;
+    case SQLITE_TEXT: return Type::text;
+    case SQLITE_BLOB: return Type::blob;
+    default: return Type::null;
+  }
 }
 
 bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }

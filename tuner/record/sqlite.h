@@ -38,6 +38,7 @@ class Database {
   void exec(const std::string &sql);
   Statement prepare(const std::string &sql);
   std::int64_t last_insert_rowid() const;
+  int changes() const;  // rows changed by the last statement
   const std::string &path() const { return path_; }
   sqlite3 *handle() const { return db_; }
 
@@ -68,6 +69,7 @@ class Statement {
   Statement &bind(int index, const std::string &value);
   Statement &bind(int index, const char *value) { return bind(index, std::string(value)); }
   Statement &bind_null(int index);
+  Statement &bind_blob(int index, const std::string &bytes);
   template <typename T>
   Statement &bind(int index, const std::optional<T> &value) {
     return value ? bind(index, *value) : bind_null(index);
@@ -83,10 +85,15 @@ class Statement {
   void reset();
 
   // Columns are numbered from 0.
+  int column_count() const;
+  std::string column_name(int column) const;
+  enum class Type { integer, real, text, blob, null };
+  Type column_type(int column) const;
   bool is_null(int column) const;
   std::int64_t column_int(int column) const;
   double column_double(int column) const;
   std::string column_text(int column) const;
+  std::string column_blob(int column) const;
 
  private:
   Database *db_;

@@ -1,0 +1,210 @@
+// best, stale, emit, export and import against a real database, without a GPU.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "sgemm_tuned_select.h"
+#include "test_paths.h"
+#include "tuned_db_fixture.h"
+#include "tuner/common/errors.h"
+#include "tuner/emit/header.h"
+#include "tuner/record/exchange.h"
+
+namespace sgemm_tune {
+namespace {
+
+using sgemm_tune_kernels::SelectKind;
+using testing::kBigTile;
+using testing::kSeedTile;
+
+class QueryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("sgemm_tune_query_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    store_ = std::make_unique<ResultStore>((dir_ / "tune.db").string());
+    run_ = testing::fill_tuned_database(*store_, testing::h200_environment());
+  }
+  void TearDown() override {
+    store_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  // A copy of the template with one character added: a kernel that has changed.
+  KernelSource edited_template() const {
+    const auto tdir = dir_ / "template";
+    std::filesystem::create_directories(tdir);
+    for (const auto &[name, text] : KernelSource::embedded().headers)
+      std::ofstream(tdir / name, std::ios::binary) << text << (name == "sgemm_double_buffered.cuh" ? " " : "");
+    return KernelSource::from_directory(tdir.string());
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<ResultStore> store_;
+  std::int64_t run_ = 0;
+};
+
+TEST_F(QueryTest, BestIsTheFastestVerifiedResultPerShape) {
+  const auto entries = best_entries(store_->database(), testing::h200_environment());
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].shape.to_string(), "1024x1024x1024");
+  EXPECT_EQ(entries[1].shape.to_string(), "4096x4096x4096");
+  EXPECT_TRUE(entries[1].tile == kBigTile);
+  EXPECT_NEAR(entries[1].percent_of_cublas, 100 * 2.683 / 2.744, 1e-9);
+  EXPECT_FALSE(entries[1].stale());
+  EXPECT_TRUE(entries[1].unchecked.empty());
+}
+
+TEST_F(QueryTest, SelectionRuleExactNearestDefault) {
+  const auto entries = best_entries(store_->database(), testing::h200_environment());
+  std::vector<sgemm_tune_kernels::TunedShape> shapes;
+  for (const auto &e : entries) shapes.push_back({e.shape.M, e.shape.N, e.shape.K, e.tile, e.percent_of_cublas});
+  SelectKind kind;
+  const int n = static_cast<int>(shapes.size());
+  EXPECT_EQ(sgemm_tune_kernels::select_tuned(shapes.data(), n, 4096, 4096, 4096, true, &kind), 1);
+  EXPECT_EQ(kind, SelectKind::exact);
+  // 8192^3: both tiles divide it; 4096^3 is nearer than 1024^3.
+  EXPECT_EQ(sgemm_tune_kernels::select_tuned(shapes.data(), n, 8192, 8192, 8192, true, &kind), 1);
+  EXPECT_EQ(kind, SelectKind::nearest);
+  // 2048x64x2048: only the seed tile (BN = 64) divides it; its tuned shape is 1024^3.
+  EXPECT_EQ(sgemm_tune_kernels::select_tuned(shapes.data(), n, 2048, 64, 2048, true, &kind), 0);
+  EXPECT_EQ(kind, SelectKind::nearest);
+  // Nothing divides 4097x513x77, nor anything unaligned.
+  EXPECT_EQ(sgemm_tune_kernels::select_tuned(shapes.data(), n, 4097, 513, 77, true, &kind), -1);
+  EXPECT_EQ(kind, SelectKind::none);
+  EXPECT_EQ(sgemm_tune_kernels::select_tuned(shapes.data(), n, 4096, 4096, 4096, false, &kind), -1);
+  EXPECT_EQ(sgemm_tune_kernels::select_tuned(shapes.data(), n, 1, 1, 1, true, &kind), -1);
+}
+
+TEST_F(QueryTest, OneCharacterTemplateChangeMakesEverythingStale) {
+  const KernelSource edited = edited_template();
+  const auto entries = best_entries(store_->database(), testing::h200_environment(edited));
+  ASSERT_EQ(entries.size(), 2u);
+  for (const auto &e : entries) {
+    ASSERT_TRUE(e.stale());
+    ASSERT_EQ(e.changes.size(), 1u);
+    EXPECT_EQ(e.changes[0].part, "template");
+    EXPECT_EQ(e.changes[0].current, edited.hash);
+  }
+}
+
+TEST_F(QueryTest, ChangedCompileOptionMakesItStale) {
+  CurrentEnvironment env = testing::h200_environment();
+  env.extra_compile_options = {"--use_fast_math"};
+  const auto entries = best_entries(store_->database(), env);
+  ASSERT_FALSE(entries.empty());
+  ASSERT_TRUE(entries[0].stale());
+  EXPECT_EQ(entries[0].changes[0].part, "compile options");
+}
+
+TEST_F(QueryTest, DriverChangeIsStaleAndNoGpuIsUnchecked) {
+  CurrentEnvironment env = testing::h200_environment();
+  env.driver_version = "13.1 (590.10.01)";
+  EXPECT_EQ(best_entries(store_->database(), env)[0].changes.at(0).part, "driver");
+  env.gpu_name.clear();
+  env.driver_version.clear();
+  const auto entries = best_entries(store_->database(), env);
+  EXPECT_FALSE(entries[0].stale());
+  ASSERT_EQ(entries[0].unchecked.size(), 1u);
+  EXPECT_NE(entries[0].unchecked[0].find("no GPU here"), std::string::npos);
+}
+
+TEST_F(QueryTest, ANewerRunUnderTheCurrentFingerprintWins) {
+  // Retune with an edited template: the new run's result is preferred even though slower.
+  const KernelSource edited = edited_template();
+  const CurrentEnvironment env = testing::h200_environment(edited);
+  RunProvenance p;
+  p.command = "retune";
+  p.space_name = p.space_source = p.space_hash = p.runtime_version = p.template_origin = "x";
+  p.fingerprint = env.fingerprint_for(env.gpu_name, env.compute_capability);
+  const std::int64_t run = store_->begin_run(p);
+  store_->record(run, testing::ok_row(Shape{4096, 4096, 4096}, kSeedTile, 2.9, 2.683));
+  const auto entries = best_entries(store_->database(), env);
+  EXPECT_EQ(entries[1].run_id, run);
+  EXPECT_FALSE(entries[1].stale());
+  EXPECT_TRUE(entries[0].stale());  // 1024^3 was not retuned
+}
+
+TEST_F(QueryTest, EmissionIsDeterministicAndCarriesTheTimedCode) {
+  EmitOptions options;
+  options.database_label = "tune.db";
+  const EmittedHeader a = emit_header(store_->database(), testing::h200_environment(), options);
+  const EmittedHeader b = emit_header(store_->database(), testing::h200_environment(), options);
+  EXPECT_EQ(a.text, b.text);
+  EXPECT_EQ(a.entries, 2u);
+  EXPECT_EQ(a.with_code, 1u);
+  EXPECT_EQ(a.stale, 0u);
+  EXPECT_NE(a.text.find("Generated by sgemm-tune"), std::string::npos);
+  EXPECT_NE(a.text.find("Do not edit"), std::string::npos);
+  EXPECT_NE(a.text.find(KernelSource::embedded().hash), std::string::npos);
+  EXPECT_NE(a.text.find("NVIDIA H200"), std::string::npos);
+  EXPECT_NE(a.text.find("launch_fast<128,64,16,64,32,2,4,4,2>"), std::string::npos);  // no code kept: source
+  EXPECT_NE(a.text.find("0x7f, 0x45, 0x4c, 0x46"), std::string::npos);                // an ELF image
+
+  const KernelSource edited = edited_template();
+  const EmittedHeader stale = emit_header(store_->database(), testing::h200_environment(edited), options);
+  EXPECT_EQ(stale.stale, 2u);
+  EXPECT_NE(stale.text.find("STALE"), std::string::npos);
+}
+
+TEST_F(QueryTest, EmptyDatabaseHasNothingToEmit) {
+  ResultStore empty((dir_ / "empty.db").string());
+  EXPECT_THROW(emit_header(empty.database(), testing::h200_environment(), EmitOptions{}), UserError);
+}
+
+TEST_F(QueryTest, EmittedHeaderCompilesWithNvcc) {
+  const auto header = dir_ / "sgemm_tuned.h";
+  EmitOptions options;
+  options.database_label = "tune.db";
+  write_file_atomically(header.string(), emit_header(store_->database(), testing::h200_environment(), options).text);
+  const auto unit = dir_ / "use.cu";
+  std::ofstream(unit) << "#include \"sgemm_tuned.h\"\n"
+                         "cudaError_t call(float *a, float *b, float *c) {\n"
+                         "  return sgemm_tuned(4097, 513, 77, 1.0f, a, b, 0.0f, c);\n}\n";
+  const std::string cmd = "nvcc -arch=sm_90 -std=c++17 -c -I" + testing::source_dir() + "/kernel_templates -I" +
+                          dir_.string() + " " + unit.string() + " -o " + (dir_ / "use.o").string() + " 2>&1";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "use.o"));
+}
+
+TEST_F(QueryTest, ExportImportRoundTripsAndImportIsIdempotent) {
+  const nlohmann::json exported = export_database(store_->database());
+  ASSERT_EQ(exported["runs"].size(), 1u);
+  EXPECT_EQ(exported["runs"][0]["results"].size(), 3u);
+  EXPECT_EQ(exported["kernels"].size(), 1u);
+
+  ResultStore other((dir_ / "other.db").string());
+  const ImportSummary first = import_database(other.database(), exported, "export.json");
+  EXPECT_EQ(first.runs_added, 1u);
+  EXPECT_EQ(first.results_added, 3u);
+  EXPECT_EQ(first.kernels_added, 1u);
+  const ImportSummary second = import_database(other.database(), exported, "export.json");
+  EXPECT_EQ(second.runs_added, 0u);
+  EXPECT_EQ(second.runs_already_present, 1u);
+  EXPECT_EQ(second.kernels_added, 0u);
+  // Same content, same answers, byte-identical header.
+  EXPECT_EQ(export_database(other.database()), exported);
+  EmitOptions options;
+  options.database_label = "tune.db";
+  EXPECT_EQ(emit_header(other.database(), testing::h200_environment(), options).text,
+            emit_header(store_->database(), testing::h200_environment(), options).text);
+}
+
+TEST_F(QueryTest, ImportRejectsWhatIsNotAnExport) {
+  ResultStore other((dir_ / "other.db").string());
+  EXPECT_THROW(import_database(other.database(), nlohmann::json{{"runs", 1}}, "x.json"), UserError);
+  nlohmann::json bad = export_database(store_->database());
+  bad["runs"][0]["results"][0]["colour"] = "red";
+  EXPECT_THROW(import_database(other.database(), bad, "x.json"), UserError);
+  // All or nothing: the failed import left no run behind.
+  Statement st = other.database().prepare("SELECT COUNT(*) FROM runs");
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.column_int(0), 0);
+}
+
+}  // namespace
+}  // namespace sgemm_tune

@@ -1,0 +1,143 @@
+// Multiplies with sgemm_tuned() from a generated header, checks every result against
+// cuBLAS on the same random operands (beta = 0 over a NaN-filled C, and beta = 0.5), and
+// prints both speeds.
+//   sgemm_tuned_example [MxNxK ...]   (default: 4096x4096x4096 1000x1000x1000 4097x513x77 1x1x1)
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include SGEMM_TUNED_HEADER
+
+#define CHECK(call)                                                                            \
+  do {                                                                                         \
+    const cudaError_t e_ = (call);                                                             \
+    if (e_ != cudaSuccess) {                                                                   \
+      std::fprintf(stderr, "%s failed at %s:%d: %s\n", #call, __FILE__, __LINE__, cudaGetErrorString(e_)); \
+      std::exit(2);                                                                            \
+    }                                                                                          \
+  } while (0)
+#define CHECK_CUBLAS(call)                                                                     \
+  do {                                                                                         \
+    if ((call) != CUBLAS_STATUS_SUCCESS) {                                                     \
+      std::fprintf(stderr, "%s failed at %s:%d\n", #call, __FILE__, __LINE__);                 \
+      std::exit(2);                                                                            \
+    }                                                                                          \
+  } while (0)
+
+__global__ void fill(float *p, size_t n, unsigned long long seed, float value, bool random) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    unsigned long long x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    p[i] = random ? float(x >> 40) * (2.0f / 16777216.0f) - 1.0f : value;
+  }
+}
+
+void fill_device(float *p, size_t n, unsigned long long seed, float value = 0, bool random = true) {
+  fill<<<1024, 256>>>(p, n, seed, value, random);
+  CHECK(cudaGetLastError());
+}
+
+double relative_error(const float *c, const float *ref, size_t n, size_t *nonfinite) {
+  std::vector<float> hc(n), hr(n);
+  CHECK(cudaMemcpy(hc.data(), c, n * sizeof(float), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(hr.data(), ref, n * sizeof(float), cudaMemcpyDeviceToHost));
+  double diff = 0, norm = 0;
+  *nonfinite = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(hc[i])) ++*nonfinite;
+    const double d = double(hc[i]) - hr[i];
+    diff += d * d;
+    norm += double(hr[i]) * hr[i];
+  }
+  if (*nonfinite) return INFINITY;
+  return norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
+}
+
+template <typename F>
+double median_ms(F launch, int repeats) {
+  for (int i = 0; i < 2; ++i) launch();
+  std::vector<cudaEvent_t> ev(repeats + 1);
+  for (auto &e : ev) CHECK(cudaEventCreate(&e));
+  CHECK(cudaEventRecord(ev[0]));
+  for (int i = 0; i < repeats; ++i) {
+    launch();
+    CHECK(cudaEventRecord(ev[i + 1]));
+  }
+  CHECK(cudaEventSynchronize(ev[repeats]));
+  std::vector<double> ms(repeats);
+  for (int i = 0; i < repeats; ++i) {
+    float t;
+    CHECK(cudaEventElapsedTime(&t, ev[i], ev[i + 1]));
+    ms[i] = t;
+  }
+  for (auto &e : ev) CHECK(cudaEventDestroy(e));
+  std::sort(ms.begin(), ms.end());
+  return repeats % 2 ? ms[repeats / 2] : 0.5 * (ms[repeats / 2 - 1] + ms[repeats / 2]);
+}
+
+int main(int argc, char **argv) {
+  std::vector<std::string> shapes;
+  for (int i = 1; i < argc; ++i) shapes.push_back(argv[i]);
+  if (shapes.empty()) shapes = {"4096x4096x4096", "1000x1000x1000", "4097x513x77", "1x1x1"};
+  cublasHandle_t cublas;
+  CHECK_CUBLAS(cublasCreate(&cublas));
+  int passed = 0, failed = 0;
+  std::printf("%-16s %10s %9s %10s %9s %8s %9s %9s  %s\n", "shape", "tuned ms", "TFLOP/s", "cuBLAS ms", "TFLOP/s",
+              "ratio", "err b=0", "err b=.5", "result");
+  for (const std::string &s : shapes) {
+    int M, N, K;
+    if (std::sscanf(s.c_str(), "%dx%dx%d", &M, &N, &K) != 3 || M < 1 || N < 1 || K < 1) {
+      std::fprintf(stderr, "not a shape: %s (expected MxNxK)\n", s.c_str());
+      return 2;
+    }
+    const size_t na = size_t(M) * K, nb = size_t(K) * N, nc = size_t(M) * N;
+    float *A, *B, *C, *R, *C0;
+    CHECK(cudaMalloc(&A, na * 4));
+    CHECK(cudaMalloc(&B, nb * 4));
+    CHECK(cudaMalloc(&C, nc * 4));
+    CHECK(cudaMalloc(&R, nc * 4));
+    CHECK(cudaMalloc(&C0, nc * 4));
+    fill_device(A, na, 1);
+    fill_device(B, nb, 2);
+    fill_device(C0, nc, 3);
+    const auto reference = [&](float beta, float *out) {
+      const float alpha = 1.0f;
+      CHECK_CUBLAS(cublasSgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, B, N, A, K, &beta, out, N));
+    };
+    // beta = 0: C starts as NaN and must be overwritten without being read.
+    reference(0.0f, R);
+    fill_device(C, nc, 0, NAN, false);
+    CHECK(sgemm_tuned(M, N, K, 1.0f, A, B, 0.0f, C));
+    CHECK(cudaDeviceSynchronize());
+    size_t bad0 = 0, bad1 = 0;
+    const double e0 = relative_error(C, R, nc, &bad0);
+    // beta = 0.5 from the same random C.
+    CHECK(cudaMemcpy(R, C0, nc * 4, cudaMemcpyDeviceToDevice));
+    CHECK(cudaMemcpy(C, C0, nc * 4, cudaMemcpyDeviceToDevice));
+    reference(0.5f, R);
+    CHECK(sgemm_tuned(M, N, K, 1.0f, A, B, 0.5f, C));
+    CHECK(cudaDeviceSynchronize());
+    const double e1 = relative_error(C, R, nc, &bad1);
+    const bool ok = e0 <= 1e-4 && e1 <= 1e-4;
+
+    const int repeats = nc * size_t(K) > (1ull << 30) ? 20 : 100;
+    const double tuned = median_ms([&] { CHECK(sgemm_tuned(M, N, K, 1.0f, A, B, 0.0f, C)); }, repeats);
+    const double ref = median_ms([&] { reference(0.0f, R); }, repeats);
+    const double flop = 2.0 * M * N * double(K);
+    std::printf("%-16s %10.4f %9.2f %10.4f %9.2f %7.1f%% %9.1e %9.1e  %s\n", s.c_str(), tuned, flop / tuned / 1e9, ref,
+                flop / ref / 1e9, 100.0 * ref / tuned, e0, e1, ok ? "ok" : "WRONG");
+    (ok ? passed : failed) += 1;
+    for (float *p : {A, B, C, R, C0}) CHECK(cudaFree(p));
+  }
+  cublasDestroy(cublas);
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,65 @@
+// sgemm-tune export / import: tunings, with their fingerprints, as one JSON file.
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "tuner/cli/commands.h"
+#include "tuner/cli/common_options.h"
+#include "tuner/common/errors.h"
+#include "tuner/emit/header.h"
+#include "tuner/query/environment.h"
+#include "tuner/record/exchange.h"
+#include "tuner/record/result_store.h"
+
+namespace sgemm_tune::cli {
+
+Command add_export_command(CLI::App &root) {
+  struct Args {
+    DatabaseOption db;
+    std::string out;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App *sub = root.add_subcommand("export", "Write every run and result, with fingerprints, to a JSON file");
+  sub->add_option("--out", args->out, "File to write")->required();
+  args->db.add(*sub);
+  return Command{sub, [args](const std::string &) {
+                   Database db = open_existing_database(args->db.path);
+                   const auto doc = export_database(db);
+                   write_file_atomically(args->out, doc.dump(1) + "\n");
+                   std::cerr << "wrote " << args->out << ": " << doc["runs"].size() << " run(s), "
+                             << doc["kernels"].size() << " kernel(s)\n";
+                   return 0;
+                 }};
+}
+
+Command add_import_command(CLI::App &root) {
+  struct Args {
+    DatabaseOption db;
+    std::string file;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App *sub = root.add_subcommand("import", "Add the runs of an exported file (again: changes nothing)");
+  sub->add_option("file", args->file, "File written by sgemm-tune export")->required();
+  args->db.add(*sub);
+  return Command{sub, [args](const std::string &) {
+                   std::ifstream in(args->file, std::ios::binary);
+                   if (!in) throw UserError(args->file + ": cannot open: " + std::strerror(errno));
+                   nlohmann::json doc;
+                   try {
+                     doc = nlohmann::json::parse(in);
+                   } catch (const nlohmann::json::parse_error &e) {
+                     throw UserError(args->file + ": malformed JSON at byte " + std::to_string(e.byte));
+                   }
+                   ResultStore store(args->db.path);  // creates the database if needed
+                   const ImportSummary s = import_database(store.database(), doc, args->file);
+                   std::cerr << "imported into " << args->db.path << ": " << s.runs_added << " run(s) added, "
+                             << s.runs_already_present << " already present, " << s.results_added << " result(s), "
+                             << s.kernels_added << " kernel(s)\n";
+                   return 0;
+                 }};
+}
+
+}  // namespace sgemm_tune::cli

@@ -1,0 +1,127 @@
+#include "tuner/query/best.h"
+
+#include <map>
+#include <tuple>
+
+#include "tuner/compile/nvrtc_compiler.h"
+
+namespace sgemm_tune {
+namespace {
+
+std::string arch_of(const std::string &cc) {
+  std::string digits;
+  for (char c : cc)
+    if (c != '.') digits += c;
+  return "sm_" + digits;
+}
+
+struct Row {
+  BestEntry entry;
+  std::string started_at;
+};
+
+}  // namespace
+
+Fingerprint CurrentEnvironment::fingerprint_for(const std::string &gpu, const std::string &cc) const {
+  CompileOptions options;
+  options.arch = arch_of(cc);
+  options.extra = extra_compile_options;
+  Fingerprint f;
+  f.template_hash = template_hash;
+  f.compile_options = options.to_string();
+  f.nvrtc_version = nvrtc_version;
+  f.tuner_version = tuner_version;
+  f.gpu_name = gpu;
+  f.compute_capability = cc;
+  // The driver is known only for the GPU in hand.
+  f.driver_version = gpu == gpu_name ? driver_version : "";
+  return f;
+}
+
+std::vector<std::string> tuned_gpus(Database &db) {
+  std::vector<std::string> out;
+  Statement st = db.prepare(
+      "SELECT DISTINCT r.gpu_name FROM results x JOIN runs r ON r.id = x.run_id WHERE x.status = 'ok' ORDER BY 1");
+  while (st.step()) out.push_back(st.column_text(0));
+  return out;
+}
+
+std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env) {
+  Statement st = db.prepare(R"(
+    SELECT r.gpu_name, r.compute_capability, x.m, x.n, x.k, x.bm, x.bn, x.bk, x.wm, x.wn, x.wniter, x.tm, x.tn,
+           x.stages, x.time_ms, x.tflops, x.cublas_ms, x.measured_at, r.id, r.template_hash, r.compile_options,
+           r.nvrtc_version, r.driver_version, r.tuner_version, r.fingerprint, r.started_at
+    FROM results x JOIN runs r ON r.id = x.run_id
+    WHERE x.status = 'ok' AND x.time_ms > 0
+    ORDER BY r.gpu_name, x.m, x.n, x.k, x.time_ms, r.id)");
+
+  using Key = std::tuple<std::string, std::string, long long, long long, long long>;
+  std::map<Key, std::vector<Row>> groups;
+  while (st.step()) {
+    Row row;
+    BestEntry &e = row.entry;
+    e.gpu_name = st.column_text(0);
+    e.compute_capability = st.column_text(1);
+    e.shape = Shape{st.column_int(2), st.column_int(3), st.column_int(4)};
+    for (std::size_t p = 0; p < kTileParameters.size(); ++p)
+      set_tile_parameter(e.tile, p, static_cast<int>(st.column_int(static_cast<int>(5 + p))));
+    e.time_ms = st.column_double(14);
+    e.tflops = st.column_double(15);
+    e.cublas_ms = st.column_double(16);
+    e.percent_of_cublas = e.time_ms > 0 ? 100.0 * e.cublas_ms / e.time_ms : 0;
+    e.measured_at = st.column_text(17);
+    e.run_id = st.column_int(18);
+    e.fingerprint = Fingerprint{st.column_text(19), st.column_text(20), st.column_text(21), st.column_text(22),
+                                e.gpu_name,         e.compute_capability, st.column_text(23)};
+    e.fingerprint_hash = st.column_text(24);
+    row.started_at = st.column_text(25);
+    groups[Key{e.gpu_name, e.compute_capability, e.shape.M, e.shape.N, e.shape.K}].push_back(std::move(row));
+  }
+
+  std::vector<BestEntry> out;
+  for (auto &[key, rows] : groups) {
+    const Fingerprint current = env.fingerprint_for(std::get<0>(key), std::get<1>(key));
+    // Prefer the current fingerprint; else the newest run's. Rows are fastest first.
+    const Row *chosen = nullptr;
+    if (!current.driver_version.empty())
+      for (const Row &r : rows)
+        if (r.entry.fingerprint_hash == current.hash()) {
+          chosen = &r;
+          break;
+        }
+    if (!chosen) {
+      std::string newest;
+      for (const Row &r : rows) newest = std::max(newest, r.started_at + "#" + r.entry.fingerprint_hash);
+      for (const Row &r : rows)
+        if (r.started_at + "#" + r.entry.fingerprint_hash == newest) {
+          chosen = &r;
+          break;
+        }
+      // Among that fingerprint's rows, the fastest (rows are ordered by time).
+      for (const Row &r : rows)
+        if (r.entry.fingerprint_hash == chosen->entry.fingerprint_hash) {
+          chosen = &r;
+          break;
+        }
+    }
+    BestEntry e = chosen->entry;
+    const Fingerprint &f = e.fingerprint;
+    const auto compare = [&](const char *part, const std::string &recorded, const std::string &now,
+                             const char *why_unknown) {
+      if (now.empty())
+        e.unchecked.push_back(std::string(part) + " (" + why_unknown + ")");
+      else if (recorded != now)
+        e.changes.push_back(FingerprintChange{part, recorded, now});
+    };
+    compare("template", f.template_hash, current.template_hash, "unknown");
+    compare("compile options", f.compile_options, current.compile_options, "unknown");
+    compare("NVRTC", f.nvrtc_version, current.nvrtc_version, "unknown");
+    compare("tuner", f.tuner_version, current.tuner_version, "unknown");
+    compare("driver", f.driver_version, current.driver_version,
+            env.gpu_name.empty() ? "no GPU here" : "tuned on another GPU");
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace sgemm_tune

@@ -1,0 +1,58 @@
+// Querying the database: the best verified configuration per GPU and problem shape, and
+// whether it is stale, i.e. whether any part of the fingerprint it was measured under
+// (template, compile options, NVRTC, driver, GPU, tuner) differs from what is in hand.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tuner/record/result_store.h"
+#include "tuner/space/shape.h"
+#include "tuner/space/tile.h"
+
+namespace sgemm_tune {
+
+// What the tuner would measure with now. Parts left empty are unknown here (no GPU: no
+// driver version) and are reported as unchecked rather than as changed.
+struct CurrentEnvironment {
+  std::string template_hash;
+  std::string nvrtc_version;
+  std::string tuner_version;
+  std::vector<std::string> extra_compile_options;
+  std::string gpu_name;            // empty without a GPU
+  std::string compute_capability;  // of that GPU
+  std::string driver_version;
+  // The fingerprint a run on `gpu_name` with compute capability `cc` would record.
+  Fingerprint fingerprint_for(const std::string &gpu_name, const std::string &cc) const;
+};
+
+struct FingerprintChange {
+  std::string part, recorded, current;
+};
+
+struct BestEntry {
+  std::string gpu_name;
+  std::string compute_capability;
+  Shape shape;
+  SgemmTile tile{};
+  double time_ms = 0, tflops = 0, cublas_ms = 0, percent_of_cublas = 0;
+  std::string measured_at;
+  std::int64_t run_id = 0;
+  Fingerprint fingerprint;
+  std::string fingerprint_hash;
+  std::vector<FingerprintChange> changes;  // non-empty: stale
+  std::vector<std::string> unchecked;      // parts that could not be compared here
+  bool stale() const { return !changes.empty(); }
+};
+
+// One entry per (GPU, shape) with a verified result, ordered by GPU name then shape. Of
+// the fingerprints a shape was measured under, the current one is preferred, else the
+// newest run's; within it, the fastest result.
+std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env);
+
+// The distinct GPU names with results.
+std::vector<std::string> tuned_gpus(Database &db);
+
+}  // namespace sgemm_tune

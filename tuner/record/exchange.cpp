@@ -1,0 +1,181 @@
+#include "tuner/record/exchange.h"
+
+#include <set>
+
+#include "tuner/common/errors.h"
+
+namespace sgemm_tune {
+namespace {
+
+using nlohmann::json;
+
+constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+std::string base64_encode(const std::string &in) {
+  std::string out;
+  std::size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    const unsigned v = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8) |
+                       static_cast<unsigned char>(in[i + 2]);
+    for (int s = 18; s >= 0; s -= 6) out += kBase64[(v >> s) & 63];
+  }
+  if (i < in.size()) {
+    unsigned v = static_cast<unsigned char>(in[i]) << 16;
+    if (i + 1 < in.size()) v |= static_cast<unsigned char>(in[i + 1]) << 8;
+    out += kBase64[(v >> 18) & 63];
+    out += kBase64[(v >> 12) & 63];
+    out += i + 1 < in.size() ? kBase64[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+std::string base64_decode(const std::string &in, const std::string &where) {
+  std::string out;
+  unsigned v = 0;
+  int bits = 0;
+  for (char c : in) {
+    if (c == '=') break;
+    const char *p = std::char_traits<char>::find(kBase64, 64, c);
+    if (!p) throw UserError(where + ": not base64");
+    v = (v << 6) | static_cast<unsigned>(p - kBase64);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += static_cast<char>((v >> bits) & 0xff);
+    }
+  }
+  return out;
+}
+
+// Every column of every row of a query, as JSON objects keyed by column name.
+json rows_of(Database &db, const std::string &sql, std::int64_t bind = -1) {
+  Statement st = db.prepare(sql);
+  if (bind >= 0) st.bind(1, bind);
+  json rows = json::array();
+  while (st.step()) {
+    json row = json::object();
+    for (int c = 0; c < st.column_count(); ++c) {
+      const std::string name = st.column_name(c);
+      switch (st.column_type(c)) {
+        case Statement::Type::integer: row[name] = st.column_int(c); break;
+        case Statement::Type::real: row[name] = st.column_double(c); break;
+        case Statement::Type::text: row[name] = st.column_text(c); break;
+        case Statement::Type::blob: row[name] = base64_encode(st.column_blob(c)); break;
+        case Statement::Type::null: row[name] = nullptr; break;
+      }
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// The columns a table has, so that an import names only real ones.
+std::set<std::string> columns_of(Database &db, const std::string &table) {
+  std::set<std::string> out;
+  Statement st = db.prepare("SELECT name FROM pragma_table_info('" + table + "')");
+  while (st.step()) out.insert(st.column_text(0));
+  return out;
+}
+
+void insert_row(Database &db, const std::string &table, const json &row, const std::set<std::string> &columns,
+                const std::set<std::string> &skip, const std::set<std::string> &blobs, const std::string &where,
+                const char *verb = "INSERT") {
+  if (!row.is_object()) throw UserError(where + ": expected an object");
+  std::string names, params;
+  std::vector<const json *> values;
+  std::vector<std::string> keys;
+  for (const auto &item : row.items()) {
+    if (skip.count(item.key())) continue;
+    if (!columns.count(item.key())) throw UserError(where + ": unknown column '" + item.key() + "' for " + table);
+    names += (names.empty() ? "" : ", ") + item.key();
+    params += (params.empty() ? "?" : ", ?") + std::to_string(values.size() + 1);
+    values.push_back(&item.value());
+    keys.push_back(item.key());
+  }
+  Statement st = db.prepare(std::string(verb) + " INTO " + table + " (" + names + ") VALUES (" + params + ")");
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const json &v = *values[i];
+    const int index = static_cast<int>(i + 1);
+    if (v.is_null()) st.bind_null(index);
+    else if (v.is_number_integer()) st.bind(index, v.get<std::int64_t>());
+    else if (v.is_number()) st.bind(index, v.get<double>());
+    else if (v.is_string() && blobs.count(keys[i])) st.bind_blob(index, base64_decode(v.get<std::string>(), where + "." + keys[i]));
+    else if (v.is_string()) st.bind(index, v.get<std::string>());
+    else throw UserError(where + "." + keys[i] + ": expected a number, a string or null");
+  }
+  st.run();
+}
+
+}  // namespace
+
+json export_database(Database &db) {
+  json doc;
+  doc["format"] = "sgemm-tune export";
+  doc["version"] = kExchangeVersion;
+  json runs = rows_of(db, "SELECT * FROM runs ORDER BY id");
+  for (auto &run : runs) {
+    const std::int64_t id = run["id"].get<std::int64_t>();
+    run.erase("id");
+    json results = rows_of(db, "SELECT * FROM results WHERE run_id = ?1 ORDER BY id", id);
+    for (auto &r : results) {
+      r.erase("id");
+      r.erase("run_id");
+    }
+    run["results"] = std::move(results);
+  }
+  doc["runs"] = std::move(runs);
+  doc["kernels"] = rows_of(db, "SELECT * FROM kernels ORDER BY fingerprint, bm, bn, bk, wm, wn, wniter, tm, tn, stages");
+  return doc;
+}
+
+ImportSummary import_database(Database &db, const json &doc, const std::string &source) {
+  if (!doc.is_object() || doc.value("format", "") != "sgemm-tune export")
+    throw UserError(source + ": not an sgemm-tune export (no \"format\": \"sgemm-tune export\")");
+  if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() > kExchangeVersion)
+    throw UserError(source + ": export version " + (doc.contains("version") ? doc["version"].dump() : "missing") +
+                    " is not one this sgemm-tune reads (up to " + std::to_string(kExchangeVersion) + ")");
+  if (!doc.contains("runs") || !doc["runs"].is_array()) throw UserError(source + ": \"runs\" must be a list");
+
+  ImportSummary summary;
+  const std::set<std::string> run_columns = columns_of(db, "runs");
+  const std::set<std::string> result_columns = columns_of(db, "results");
+  const std::set<std::string> kernel_columns = columns_of(db, "kernels");
+  Transaction tx(db);
+  for (std::size_t i = 0; i < doc["runs"].size(); ++i) {
+    const json &run = doc["runs"][i];
+    const std::string where = source + ": runs[" + std::to_string(i) + "]";
+    if (!run.is_object() || !run.contains("uid") || !run["uid"].is_string())
+      throw UserError(where + ": a run needs its \"uid\"");
+    Statement seen = db.prepare("SELECT 1 FROM runs WHERE uid = ?1");
+    seen.bind(1, run["uid"].get<std::string>());
+    if (seen.step()) {
+      ++summary.runs_already_present;
+      continue;
+    }
+    insert_row(db, "runs", run, run_columns, {"results"}, {}, where);
+    const std::int64_t id = db.last_insert_rowid();
+    ++summary.runs_added;
+    if (!run.contains("results")) continue;
+    if (!run["results"].is_array()) throw UserError(where + ".results: expected a list");
+    for (std::size_t j = 0; j < run["results"].size(); ++j) {
+      json r = run["results"][j];
+      if (!r.is_object()) throw UserError(where + ".results[" + std::to_string(j) + "]: expected an object");
+      r["run_id"] = id;
+      insert_row(db, "results", r, result_columns, {}, {}, where + ".results[" + std::to_string(j) + "]");
+      ++summary.results_added;
+    }
+  }
+  if (doc.contains("kernels")) {
+    if (!doc["kernels"].is_array()) throw UserError(source + ": \"kernels\" must be a list");
+    for (std::size_t i = 0; i < doc["kernels"].size(); ++i) {
+      insert_row(db, "kernels", doc["kernels"][i], kernel_columns, {}, {"cubin"},
+                 source + ": kernels[" + std::to_string(i) + "]", "INSERT OR IGNORE");
+      summary.kernels_added += db.changes() > 0 ? 1 : 0;
+    }
+  }
+  tx.commit();
+  return summary;
+}
+
+}  // namespace sgemm_tune
