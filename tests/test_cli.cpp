@@ -9,6 +9,7 @@
 #include "test_paths.h"
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "tuner/gpu/device_info.h"
 
@@ -21,7 +22,9 @@ struct Result {
 };
 
 Result run_cli(const std::string &args) {
-  const auto err_file = std::filesystem::temp_directory_path() / "sgemm_tune_cli_stderr.txt";
+  // One file per process: ctest may run several of these tests at once.
+  const auto err_file =
+      std::filesystem::temp_directory_path() / ("sgemm_tune_cli_stderr_" + std::to_string(getpid()) + ".txt");
   const std::string cmd = std::string(SGEMM_TUNE_BINARY) + " " + args + " 2>" + err_file.string();
   Result r;
   FILE *pipe = popen(cmd.c_str(), "r");
