@@ -22,6 +22,10 @@
 
 #include "sgemm_tile_rules.h"
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#error "sgemm-tune's kernels need compute capability 8.0 or newer (cp.async): build for sm_80 or later"
+#endif
+
 namespace sgemm_tune_kernels {
 namespace detail {
 

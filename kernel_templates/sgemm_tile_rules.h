@@ -15,8 +15,10 @@
 
 namespace sgemm_tune_kernels {
 
-constexpr int kWarpSize = 32;
-constexpr int kMaxThreadsPerBlock = 1024;
+// Enumerators, not constexpr variables: a namespace-scope constant has internal linkage and
+// NVRTC emits it into the cubin under a name that differs between processes, which would
+// make the machine code of one configuration differ from compile to compile.
+enum : int { kWarpSize = 32, kMaxThreadsPerBlock = 1024 };
 
 // One point of the search space: block tile BM x BN, K slice BK, warp tile WM x WN split
 // into WNITER column sub-tiles, thread tile TM x TN, and the depth of the shared-memory

@@ -26,6 +26,15 @@ TEST(NvrtcCompile, SeedConfigurationForSm90) {
   EXPECT_NE(k.log.find("Used " + std::to_string(k.usage.registers) + " registers"), std::string::npos);
 }
 
+TEST(NvrtcCompile, SameSourceSameMachineCode) {
+  // Emission rebuilds missing machine code and relies on getting the bytes that were timed.
+  const CompiledKernel a = compile_kernel(KernelSource::embedded(), CompileOptions{}, kSeed);
+  const CompiledKernel b = compile_kernel(KernelSource::embedded(), CompileOptions{}, kSeed);
+  EXPECT_EQ(a.cubin, b.cubin);
+  // Internal-linkage symbols carry a per-process suffix: none may reach the cubin.
+  EXPECT_EQ(a.cubin.find("_INTERNAL_"), std::string::npos);
+}
+
 TEST(NvrtcCompile, ThreeStagesCompile) {
   SgemmTile t = kSeed;
   t.STAGES = 3;

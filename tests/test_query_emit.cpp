@@ -151,6 +151,21 @@ TEST_F(QueryTest, EmissionIsDeterministicAndCarriesTheTimedCode) {
   EXPECT_NE(stale.text.find("STALE"), std::string::npos);
 }
 
+TEST_F(QueryTest, MissingCodeOfAFreshEntryIsCompiledAgain) {
+  const KernelSource kernel = KernelSource::embedded();
+  EmitOptions options;
+  options.database_label = "tune.db";
+  options.kernel = &kernel;
+  const EmittedHeader a = emit_header(store_->database(), testing::h200_environment(), options);
+  EXPECT_EQ(a.with_code, 2u);
+  EXPECT_EQ(a.text.find("launch_fast<"), std::string::npos);
+  EXPECT_EQ(emit_header(store_->database(), testing::h200_environment(), options).text, a.text);
+  // A stale entry's code cannot be rebuilt: the template that was timed is gone.
+  const KernelSource edited = edited_template();
+  options.kernel = &edited;
+  EXPECT_EQ(emit_header(store_->database(), testing::h200_environment(edited), options).with_code, 1u);
+}
+
 TEST_F(QueryTest, EmptyDatabaseHasNothingToEmit) {
   ResultStore empty((dir_ / "empty.db").string());
   EXPECT_THROW(emit_header(empty.database(), testing::h200_environment(), EmitOptions{}), UserError);

@@ -21,8 +21,10 @@ struct EmitArgs {
 int run(const EmitArgs &a) {
   Database db = open_existing_database(a.db.path);
   const CurrentEnvironment env = current_environment(a.env.kernel(), a.env.compile_options, a.env.device);
+  const KernelSource kernel = a.env.kernel();
   EmitOptions options;
   options.database_label = a.db.path;
+  options.kernel = &kernel;
   options.gpus = a.gpus;
   const EmittedHeader header = emit_header(db, env, options);
   write_file_atomically(a.out, header.text);

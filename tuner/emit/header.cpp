@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "tuner/common/errors.h"
+#include "tuner/compile/nvrtc_compiler.h"
 #include "tuner/version.h"
 
 namespace sgemm_tune {
@@ -101,7 +102,17 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
     for (const BestEntry &e : entries) {
       latest = std::max(latest, e.measured_at);
       ++out.entries;
-      const std::optional<Code> code = timed_code(db, e);
+      std::optional<Code> code = timed_code(db, e);
+      if (!code && options.kernel && !e.stale() && options.kernel->hash == e.fingerprint.template_hash) {
+        CompileOptions compile;
+        compile.arch = "sm_" + e.compute_capability.substr(0, e.compute_capability.find('.')) +
+                       e.compute_capability.substr(e.compute_capability.find('.') + 1);
+        compile.extra = env.extra_compile_options;
+        if (compile.to_string() == e.fingerprint.compile_options) {
+          const CompiledKernel k = compile_kernel(*options.kernel, compile, e.tile);
+          code = Code{k.lowered_name, k.cubin};
+        }
+      }
       summary << "//   " << e.shape.to_string() << ": " << describe_tile(e.tile) << "\n//     "
               << number("%.3f", e.time_ms) << " ms, " << number("%.2f", e.tflops) << " TFLOP/s, "
               << percent(e.percent_of_cublas) << " of cuBLAS, measured " << e.measured_at << " (run " << e.run_id

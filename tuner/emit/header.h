@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tuner/compile/kernel_source.h"
 #include "tuner/query/best.h"
 
 namespace sgemm_tune {
@@ -18,6 +19,10 @@ namespace sgemm_tune {
 struct EmitOptions {
   std::string database_label;     // how the banner names the database
   std::vector<std::string> gpus;  // empty: every tuned GPU
+  // When the database kept no machine code for an entry (a run stopped before its end)
+  // and the entry is fresh, the code is compiled again from this template: NVRTC gives
+  // the same code for the same source, options and version. Null: never recompile.
+  const KernelSource *kernel = nullptr;
 };
 
 struct EmittedHeader {

@@ -26,6 +26,9 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 constexpr const char *kShapeNotTiled = "shape_not_tiled";
 constexpr const char *kNotFinalist = "not_finalist";
 
+// Machine code kept per shape at the end of a run (sgemm-tune emit ships the best's).
+constexpr std::size_t kKeptCodePerShape = 3;
+
 std::string first_line(const std::string &text) { return text.substr(0, text.find('\n')); }
 
 // The first lines of NVRTC's log that say what went wrong.
@@ -268,6 +271,12 @@ class TuningRun {
       std::sort(ranked.begin(), ranked.end(), [](const RankedResult &a, const RankedResult &b) {
         return a.time_ms != b.time_ms ? a.time_ms < b.time_ms : a.tile < b.tile;
       });
+      // The machine code of the fastest few, for headers that ship exactly what was timed.
+      for (std::size_t r = 0; r < ranked.size() && r < kKeptCodePerShape; ++r) {
+        const auto code = contender_code_.find(ranked[r].tile);
+        if (code != contender_code_.end())
+          store_->record_kernel(fingerprint_, ranked[r].tile, code->second.first, code->second.second);
+      }
     }
     report_.cublas_seconds += seconds_since(t);
   }
@@ -366,7 +375,6 @@ class TuningRun {
           std::to_string(*runtime_blocks) + ": " + describe_tile(tile));
     }
 
-    bool code_kept = false;
     for (ResultRow &r : rows) {
       const std::size_t i = static_cast<std::size_t>(
           std::find(o_.shapes.begin(), o_.shapes.end(), r.shape) - o_.shapes.begin());
@@ -419,11 +427,8 @@ class TuningRun {
         r.detail = "timing stopped after " + std::to_string(m.timing->repeats) + " launches: slower than the best by more than the margin";
       }
       if (best_ms_[i] == 0 || m.timing->median_ms < best_ms_[i]) best_ms_[i] = m.timing->median_ms;
-      if (!m.timing->stopped_early && !code_kept) {
-        // Could win: keep its machine code for generated headers.
-        store_->record_kernel(fingerprint_, tile, kernel.lowered_name, kernel.cubin);
-        code_kept = true;
-      }
+      if (!m.timing->stopped_early && !contender_code_.count(tile))
+        contender_code_.emplace(tile, std::make_pair(kernel.lowered_name, kernel.cubin));
       const RankedResult ranked{tile,
                                 m.timing->median_ms,
                                 m.tflops,
@@ -501,6 +506,8 @@ class TuningRun {
   std::unique_ptr<BenchSession> bench_;
   std::vector<double> best_ms_;
   std::string fingerprint_;
+  // (lowered name, cubin) of candidates that were not stopped early: they could win.
+  std::map<SgemmTile, std::pair<std::string, std::string>> contender_code_;
   double last_compile_seconds_ = 0;
 };
 
