@@ -25,7 +25,7 @@ Result run_cli(const std::string &args) {
   // One file per process: ctest may run several of these tests at once.
   const auto err_file =
       std::filesystem::temp_directory_path() / ("sgemm_tune_cli_stderr_" + std::to_string(getpid()) + ".txt");
-  const std::string cmd = std::string(SGEMM_TUNE_BINARY) + " " + args + " 2>" + err_file.string();
+  const std::string cmd = testing::tuner_binary() + " " + args + " 2>" + err_file.string();
   Result r;
   FILE *pipe = popen(cmd.c_str(), "r");
   if (!pipe) return r;

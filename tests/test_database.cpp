@@ -2,6 +2,10 @@
 // that are not ours to use.
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -143,6 +147,53 @@ TEST_F(DatabaseTest, CorruptFileIsRefused) {
 
 TEST_F(DatabaseTest, UnwritablePathIsRefused) {
   EXPECT_THROW(ResultStore(path("no/such/dir/tune.db")), UserError);
+}
+
+// Two processes recording into one file at once: WAL, a busy timeout and short immediate
+// transactions mean neither fails with "database is locked" and no row is lost.
+TEST_F(DatabaseTest, TwoWritersAtOnceLoseNothing) {
+  constexpr int kRows = 300;
+  const std::string db = path();
+  { ResultStore create(db); }
+  std::vector<pid_t> children;
+  for (int w = 0; w < 2; ++w) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      try {
+        ResultStore store(db);
+        const std::int64_t run = store.begin_run(provenance());
+        for (int i = 0; i < kRows; ++i) {
+          ResultRow row;
+          row.shape = Shape{64, 64, 64 * (i + 1)};
+          row.tile = SgemmTile{128, 64, 16, 64, 32, 2, 4, 4, 2};
+          row.status = CandidateStatus::ok;
+          row.time_ms = 1.0 + i;
+          store.record(run, row);
+        }
+        store.finish_run(run, true);
+        _exit(0);
+      } catch (const std::exception &e) {
+        std::cerr << "writer " << w << ": " << e.what() << "\n";
+        _exit(1);
+      }
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  ResultStore store(db);
+  Statement count = store.database().prepare(
+      "SELECT (SELECT COUNT(*) FROM results), (SELECT COUNT(*) FROM runs WHERE status = 'finished')");
+  ASSERT_TRUE(count.step());
+  EXPECT_EQ(count.column_int(0), 2 * kRows);
+  EXPECT_EQ(count.column_int(1), 2);
+  Statement integrity = store.database().prepare("PRAGMA integrity_check");
+  ASSERT_TRUE(integrity.step());
+  EXPECT_EQ(integrity.column_text(0), "ok");
 }
 
 TEST_F(DatabaseTest, FailedTransactionLeavesNothing) {

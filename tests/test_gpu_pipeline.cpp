@@ -1,7 +1,13 @@
 // End-to-end on a real GPU: compile, load, verify against cuBLAS, time, record. Every test
 // here skips, saying so, on a machine without a usable GPU.
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <thread>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -130,6 +136,63 @@ TEST_F(GpuPipeline, StagedSearchTakesOnlyFinalistsToTheSecondStage) {
   EXPECT_EQ(st.column_int(0), 12);  // every candidate at both shapes has a row
   EXPECT_EQ(st.column_int(1), 4);
   EXPECT_EQ(st.column_int(2), 2);   // the compiled finalist, at both shapes
+}
+
+// kill -9 in the middle of a tuning, then the same command again: the database is intact,
+// the second run measures only what the first did not, and together they cover everything.
+TEST_F(GpuPipeline, KilledRunResumesWithoutMeasuringAgain) {
+  const std::string db = (dir_ / "tune.db").string();
+  const std::string space = testing::source_dir() + "/tests/data/small.json";
+  const std::string binary = testing::tuner_binary();
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // One compile job: candidates arrive one by one, so the kill lands between them.
+    execl(binary.c_str(), binary.c_str(), "--space", space.c_str(), "--db", db.c_str(), "--quiet", "--jobs", "1",
+          "--strategy", "exhaustive", static_cast<char *>(nullptr));
+    _exit(127);
+  }
+  const auto ok_rows = [&] {
+    try {
+      Database reader = Database::open(db, false);
+      Statement st = reader.prepare("SELECT COUNT(*) FROM results WHERE status = 'ok'");
+      return st.step() ? st.column_int(0) : 0;
+    } catch (const std::exception &) {
+      return std::int64_t{0};  // not created yet
+    }
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (ok_rows() < 2 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(kill(child, SIGKILL), 0);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the tuning finished before it could be killed";
+  const std::int64_t before = ok_rows();
+  ASSERT_GE(before, 2);
+  {
+    Database check = Database::open(db, false);
+    Statement st = check.prepare("PRAGMA integrity_check");
+    ASSERT_TRUE(st.step());
+    EXPECT_EQ(st.column_text(0), "ok");
+  }
+
+  TuneOptions o = options();  // the same space and settings as the killed command
+  o.space.strategy.kind = StrategySettings::Kind::exhaustive;
+  const TuneReport r = run_tuning(o);
+  EXPECT_EQ(r.counts.reused, static_cast<std::size_t>(before));
+  EXPECT_GT(r.counts.ok, 0u) << "the killed run had measured everything: nothing was resumed";
+  // Every (candidate, shape) pair measured exactly once across the two runs, and all ranked.
+  ResultStore store(db);
+  Statement pairs = store.database().prepare(
+      "SELECT COUNT(*), SUM(n = 1) FROM (SELECT COUNT(*) AS n FROM results WHERE status = 'ok' "
+      "GROUP BY m, n, k, bm, bn, bk, wm, wn, wniter, tm, tn, stages)");
+  ASSERT_TRUE(pairs.step());
+  EXPECT_EQ(pairs.column_int(1), pairs.column_int(0));
+  EXPECT_EQ(pairs.column_int(0), before + static_cast<std::int64_t>(r.counts.ok));
+  std::size_t ranked = 0;
+  for (const ShapeReport &s : r.shapes) ranked += s.ranked.size();
+  EXPECT_EQ(static_cast<std::int64_t>(ranked), pairs.column_int(0));
 }
 
 TEST_F(GpuPipeline, ReadingCWhenBetaIsZeroIsCaught) {

@@ -12,4 +12,10 @@ inline std::string source_dir() {
   return SGEMM_TUNE_SOURCE_DIR;
 }
 
+// The sgemm-tune binary: the one built beside the tests, or SGEMM_TUNE_BINARY.
+inline std::string tuner_binary() {
+  if (const char *path = std::getenv("SGEMM_TUNE_BINARY")) return path;
+  return SGEMM_TUNE_BINARY;
+}
+
 }  // namespace sgemm_tune::testing

@@ -78,6 +78,7 @@ TEST(SearchSpace, ReadsSettings) {
 
 TEST(SearchSpace, EveryFieldIsValidated) {
   expect_error("{", "malformed JSON");
+  expect_error("4E466", "malformed JSON");  // found by the fuzzer: a number overflow
   expect_error("[1, 2]", "JSON object at the top level");
   expect_error(variant(R"("shapes")", R"("colour": 1, "shapes")"), "field 'colour': unknown field");
   expect_error(variant(R"("BM": [128])", R"("BX": [128])"), "field 'parameters.BX': unknown field");

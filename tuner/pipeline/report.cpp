@@ -39,7 +39,9 @@ void print_counts(const TuneReport &r, std::ostream &out) {
   if (!r.dry_run)
     out << "measured: " << c.measurements << " (candidate, shape) pairs: " << c.ok << " ok, " << c.wrong_result
         << " wrong result, " << c.launch_failed << " launch failed; " << c.stopped_early
-        << " timings stopped early (could not win)\n";
+        << " timings stopped early (could not win)";
+  if (c.reused) out << "; " << c.reused << " pairs reused from earlier runs with the same fingerprint";
+  if (!r.dry_run) out << "\n";
   out << "compile: " << c.compiled + c.compile_failed << " kernels in " << format("%.1f", r.compile_wall_seconds)
       << " s wall with " << r.jobs << " jobs ("
       << format("%.1f", r.compile_wall_seconds > 0 ? (c.compiled + c.compile_failed) / r.compile_wall_seconds : 0)
@@ -138,6 +140,7 @@ nlohmann::json report_to_json(const TuneReport &r) {
                  {"launch_failed", c.launch_failed},
                  {"occupancy_model_mismatches", c.occupancy_model_mismatches},
                  {"stopped_early", c.stopped_early},
+                 {"reused", c.reused},
                  {"deferred", c.deferred}};
   json survivors = json::array();
   for (const auto &s : r.survivors) {

@@ -245,6 +245,7 @@ class TuningRun {
                                    kTunerVersion};
     run_id_ = store_->begin_run(prov);
     fingerprint_ = prov.fingerprint.hash();
+    for (const PriorResult &p : store_->prior_results(fingerprint_)) prior_.emplace(std::make_pair(p.tile, p.shape), p);
     report_.run_id = run_id_;
   }
 
@@ -281,7 +282,49 @@ class TuningRun {
     report_.cublas_seconds += seconds_since(t);
   }
 
-  void compile_and_measure(const std::vector<SgemmTile> &tiles) {
+  // What was measured under this fingerprint before (an interrupted or earlier run) is not
+  // measured again: it joins this run's ranking. Returns the tiles that still have a shape
+  // to measure; judge_compiled skips the shapes they already have.
+  std::vector<SgemmTile> reuse_prior(const std::vector<SgemmTile> &tiles) {
+    if (!bench_ || prior_.empty()) return tiles;
+    std::vector<SgemmTile> rest;
+    for (const SgemmTile &tile : tiles) {
+      bool complete = true;
+      for (std::size_t i = 0; i < o_.shapes.size(); ++i) {
+        if (!fits(tile, o_.shapes[i])) continue;
+        const PriorResult *p = prior(tile, o_.shapes[i]);
+        if (!p) {
+          complete = false;
+          continue;
+        }
+        ++counts().reused;
+        if (p->status != CandidateStatus::ok || p->time_ms <= 0) continue;
+        const ShapeBaseline &base = bench_->baselines()[i];
+        report_.shapes[i].ranked.push_back(RankedResult{tile, p->time_ms, tflops(o_.shapes[i], p->time_ms),
+                                                        100.0 * base.cublas.median_ms / p->time_ms, p->registers,
+                                                        p->blocks_per_sm, p->error});
+        if (best_ms_[i] == 0 || p->time_ms < best_ms_[i]) best_ms_[i] = p->time_ms;
+      }
+      if (complete)
+        ++progress_.done;
+      else
+        rest.push_back(tile);
+    }
+    if (rest.size() < tiles.size())
+      say("resuming: " + std::to_string(tiles.size() - rest.size()) +
+          " candidates already measured under the same fingerprint are not measured again");
+    publish();
+    return rest;
+  }
+
+  const PriorResult *prior(const SgemmTile &tile, const Shape &shape) const {
+    if (!bench_) return nullptr;
+    const auto p = prior_.find(std::make_pair(tile, shape));
+    return p == prior_.end() ? nullptr : &p->second;
+  }
+
+  void compile_and_measure(const std::vector<SgemmTile> &all_tiles) {
+    const std::vector<SgemmTile> tiles = reuse_prior(all_tiles);
     if (tiles.empty()) return;
     const auto compile_start = Clock::now();
     CompilePool pool(o_.kernel, compile_options_, tiles, o_.jobs);
@@ -324,7 +367,7 @@ class TuningRun {
 
     std::vector<ResultRow> rows;
     for (const Shape &s : o_.shapes) {
-      if (!fits(tile, s)) continue;
+      if (!fits(tile, s) || prior(tile, s)) continue;
       rows.push_back(row(s, tile, verdict.pruned ? CandidateStatus::pruned : CandidateStatus::ok, verdict.reason,
                          verdict.detail));
       ResultRow &r = rows.back();
@@ -341,7 +384,8 @@ class TuningRun {
     }
     ++counts().survivors;
     report_.survivors.push_back(SurvivorInfo{tile, sgemm_tune_kernels::tile_threads(tile), usage.registers,
-                                             *rows.front().smem_bytes, occ.blocks_per_sm, occ.warps_per_sm,
+                                             sgemm_tune_kernels::tile_smem_bytes(tile) + usage.static_smem_bytes,
+                                             occ.blocks_per_sm, occ.warps_per_sm,
                                              std::string(to_string(occ.limiter))});
     if (bench_) measure(kernel, occ, rows);
     return rows;
@@ -506,6 +550,7 @@ class TuningRun {
   std::unique_ptr<BenchSession> bench_;
   std::vector<double> best_ms_;
   std::string fingerprint_;
+  std::map<std::pair<SgemmTile, Shape>, PriorResult> prior_;
   // (lowered name, cubin) of candidates that were not stopped early: they could win.
   std::map<SgemmTile, std::pair<std::string, std::string>> contender_code_;
   double last_compile_seconds_ = 0;

@@ -74,6 +74,9 @@ struct TuneCounts {
   std::size_t launch_failed = 0;
   std::size_t occupancy_model_mismatches = 0;
   std::size_t stopped_early = 0;  // measurements cut short: could not win
+  // (candidate, shape) pairs already measured under the same fingerprint (an interrupted
+  // or earlier run): not measured again.
+  std::size_t reused = 0;
   // Staged search: candidates left for the second stage. A dry run cannot rank the tile
   // structures, so it stops after the first stage and leaves these unjudged.
   std::size_t deferred = 0;

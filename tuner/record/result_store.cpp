@@ -105,6 +105,31 @@ void ResultStore::record(std::int64_t run_id, const ResultRow &row) {
   tx.commit();
 }
 
+std::vector<PriorResult> ResultStore::prior_results(const std::string &fingerprint) {
+  Statement st = db_.prepare(R"(
+    SELECT x.m, x.n, x.k, x.bm, x.bn, x.bk, x.wm, x.wn, x.wniter, x.tm, x.tn, x.stages, x.status,
+           COALESCE(x.time_ms, 0), COALESCE(x.registers, 0), COALESCE(x.blocks_per_sm, 0),
+           MAX(COALESCE(x.error_beta0, 0), COALESCE(x.error_beta, 0))
+    FROM results x JOIN runs r ON r.id = x.run_id
+    WHERE r.fingerprint = ?1 AND x.status IN ('ok', 'wrong_result', 'launch_failed', 'compile_failed')
+    ORDER BY x.status = 'ok' DESC, x.time_ms)");
+  st.bind(1, fingerprint);
+  std::vector<PriorResult> out;
+  while (st.step()) {
+    PriorResult p;
+    p.shape = Shape{st.column_int(0), st.column_int(1), st.column_int(2)};
+    for (std::size_t i = 0; i < kTileParameters.size(); ++i)
+      set_tile_parameter(p.tile, i, static_cast<int>(st.column_int(static_cast<int>(3 + i))));
+    p.status = status_from_string(st.column_text(12)).value_or(CandidateStatus::launch_failed);
+    p.time_ms = st.column_double(13);
+    p.registers = static_cast<int>(st.column_int(14));
+    p.blocks_per_sm = static_cast<int>(st.column_int(15));
+    p.error = st.column_double(16);
+    out.push_back(p);
+  }
+  return out;
+}
+
 void ResultStore::record_kernel(const std::string &fingerprint, const SgemmTile &tile, const std::string &lowered_name,
                                 const std::string &cubin) {
   Statement st = db_.prepare(R"(

@@ -47,6 +47,18 @@ struct ResultRow {
       compile_seconds;
 };
 
+// A final result recorded earlier: a later run under the same fingerprint need not
+// measure it again.
+struct PriorResult {
+  Shape shape;
+  SgemmTile tile{};
+  CandidateStatus status = CandidateStatus::ok;
+  double time_ms = 0;
+  int registers = 0;
+  int blocks_per_sm = 0;
+  double error = 0;
+};
+
 class ResultStore {
  public:
   // Opens or creates the database and brings its schema up to date. Throws UserError
@@ -63,6 +75,10 @@ class ResultStore {
   // and tile), for headers that ship exactly what was timed.
   void record_kernel(const std::string &fingerprint, const SgemmTile &tile, const std::string &lowered_name,
                      const std::string &cubin);
+
+  // Results that do not depend on a run's settings (measured, wrong, failed to launch or
+  // to compile) recorded under `fingerprint`; the fastest when a pair was measured twice.
+  std::vector<PriorResult> prior_results(const std::string &fingerprint);
 
   Database &database() { return db_; }
 

@@ -215,6 +215,9 @@ SearchSpace parse_search_space(const std::string &json_text, const std::string &
   } catch (const json::parse_error &e) {
     throw UserError(source + ": malformed JSON at byte " + std::to_string(e.byte) + ": " +
                     std::string(e.what()).substr(std::string(e.what()).find(':') + 2));
+  } catch (const json::exception &e) {
+    // e.g. a number too large for any C++ type ("4E466")
+    throw UserError(source + ": malformed JSON: " + std::string(e.what()).substr(std::string(e.what()).find(']') + 2));
   }
   FieldReader r(source);
   if (!doc.is_object()) throw UserError(source + ": expected a JSON object at the top level");
