@@ -44,7 +44,10 @@ class NvrtcProgram {
 }  // namespace
 
 std::vector<std::string> CompileOptions::nvrtc_options() const {
-  std::vector<std::string> opts = {"--gpu-architecture=" + arch, "--std=c++17", "--ptxas-options=--verbose"};
+  // --no-cache: with a driver present NVRTC may answer from the driver's compute cache,
+  // which skips ptxas and with it the resource report that pruning reads.
+  std::vector<std::string> opts = {"--gpu-architecture=" + arch, "--std=c++17", "--ptxas-options=--verbose",
+                                   "--no-cache"};
   opts.insert(opts.end(), extra.begin(), extra.end());
   return opts;
 }
