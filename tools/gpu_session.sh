@@ -25,7 +25,7 @@ done
 
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (uncommitted changes)')"
+  echo "binaries built at commit: $(cat "$BIN/COMMIT" 2>/dev/null || echo unknown)"
   echo "host: $(hostname), $(nproc) cores"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv 2>&1
 } | tee "$OUT/session.txt"
