@@ -195,6 +195,61 @@ TEST_F(GpuPipeline, KilledRunResumesWithoutMeasuringAgain) {
   EXPECT_EQ(static_cast<std::int64_t>(ranked), pairs.column_int(0));
 }
 
+// A candidate that faults (an illegal address: a sticky error, the context is lost) takes
+// down only the measurement worker: it is recorded, the worker starts again, the run goes on.
+TEST_F(GpuPipeline, FaultingCandidatesAreRecordedAndTheRunGoesOn) {
+  TuneOptions o = options(planted("float *cSub = C + (wSubRow * WSUBM) * N + wSubCol * WSUBN;",
+                                  "float *cSub = C + (wSubRow * WSUBM) * N + wSubCol * WSUBN + (1ll << 40);"));
+  o.worker_binary = testing::tuner_binary();
+  o.space.prune.min_warps_per_sm = 1;
+  const TuneReport r = run_tuning(o);
+  ASSERT_GE(r.counts.survivors, 2u);
+  EXPECT_EQ(r.counts.ok, 0u);
+  EXPECT_EQ(r.counts.launch_failed, 2 * r.counts.survivors);  // every survivor, at both shapes
+  ResultStore store(r.db_path);
+  Statement st = store.database().prepare(
+      "SELECT COUNT(*), SUM(reason = 'cudaErrorIllegalAddress') FROM results WHERE run_id = ?1 AND "
+      "status = 'launch_failed'");
+  st.bind(1, r.run_id);
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.column_int(0), static_cast<std::int64_t>(r.counts.launch_failed));
+  EXPECT_EQ(st.column_int(1), st.column_int(0));
+  Statement run = store.database().prepare("SELECT status FROM runs WHERE id = ?1");
+  run.bind(1, r.run_id);
+  ASSERT_TRUE(run.step());
+  EXPECT_EQ(run.column_text(0), "finished");
+}
+
+// A candidate that never finishes is stopped by the time limit and recorded likewise.
+TEST_F(GpuPipeline, HangingCandidatesAreStoppedByTheTimeout) {
+  TuneOptions o = options(planted("const int numTiles = K / BK;",
+                                  "const int numTiles = K / BK;\n  while (numTiles > 0) __nanosleep(1000);"));
+  o.worker_binary = testing::tuner_binary();
+  o.space.prune.min_warps_per_sm = 1;
+  o.space.values[8] = {2};  // fewer candidates: each costs the whole timeout
+  o.space.timing.timeout_seconds = 3;
+  const TuneReport r = run_tuning(o);
+  ASSERT_GE(r.counts.survivors, 1u);
+  EXPECT_EQ(r.counts.ok, 0u);
+  EXPECT_EQ(r.counts.launch_failed, 2 * r.counts.survivors);
+  ResultStore store(r.db_path);
+  Statement st = store.database().prepare(
+      "SELECT COUNT(*) FROM results WHERE run_id = ?1 AND status = 'launch_failed' AND reason = 'timeout'");
+  st.bind(1, r.run_id);
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.column_int(0), static_cast<std::int64_t>(r.counts.launch_failed));
+}
+
+// The worker itself measures like the in-process bench: correct candidates stay correct.
+TEST_F(GpuPipeline, IsolatedMeasurementAgreesWithInProcess) {
+  TuneOptions o = options();
+  o.worker_binary = testing::tuner_binary();
+  const TuneReport r = run_tuning(o);
+  EXPECT_GT(r.counts.ok, 0u);
+  EXPECT_EQ(r.counts.ok, 2 * r.counts.survivors);
+  EXPECT_EQ(r.counts.occupancy_model_mismatches, 0u);
+}
+
 TEST_F(GpuPipeline, ReadingCWhenBetaIsZeroIsCaught) {
   // BLAS: beta == 0 means C is not read. C is poisoned with NaN before the check.
   const TuneReport r = run_tuning(options(planted("const bool readC = beta != 0.0f;", "const bool readC = true;")));

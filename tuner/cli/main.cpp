@@ -10,6 +10,7 @@
 
 #include "tuner/cli/commands.h"
 #include "tuner/common/errors.h"
+#include "tuner/time/candidate_bench.h"
 #include "tuner/version.h"
 
 namespace {
@@ -27,6 +28,10 @@ std::string quote_command_line(int argc, char **argv) {
 }  // namespace
 
 int main(int argc, char **argv) {
+  // The measurement worker the tuner starts for itself (tuner/time/candidate_bench.h);
+  // not a user command, so not in --help.
+  if (argc == 2 && std::string(argv[1]) == "__measure-worker") return sgemm_tune::run_measure_worker();
+
   CLI::App app{
       "sgemm-tune: tunes the tile configuration of a double-buffered CUDA SGEMM kernel.\n"
       "Compiles each candidate with NVRTC, prunes those that cannot reach good residency,\n"

@@ -1,5 +1,6 @@
 // sgemm-tune [tune] --space FILE: search a space and record every result.
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -28,7 +29,16 @@ struct TuneArgs {
   bool quiet = false;
   std::size_t top = 10;
   std::string strategy;
+  bool in_process = false;
 };
+
+// This program's path, to start it again as the measurement worker.
+std::string own_executable() {
+  std::error_code ec;
+  const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw std::runtime_error("cannot find this program's path for the measurement worker: " + ec.message());
+  return path.string();
+}
 
 void add_options(CLI::App &app, TuneArgs &a) {
   app.add_option("--space", a.space, "Search space file (JSON), e.g. search_spaces/4096.json");
@@ -47,6 +57,8 @@ void add_options(CLI::App &app, TuneArgs &a) {
   app.add_option("--strategy", a.strategy,
                  "Override the space's search strategy: exhaustive (time every survivor) or staged")
       ->check(CLI::IsMember({"exhaustive", "staged"}));
+  app.add_flag("--in-process", a.in_process,
+               "Run candidates in this process (faster to start; a faulting candidate then ends the run)");
   app.add_flag("--stale", a.stale,
                "Re-search only the space's shapes whose best tuning on this GPU is stale (sgemm-tune stale)");
 }
@@ -95,6 +107,7 @@ int run(const TuneArgs &a, const std::string &command_line) {
   o.kernel = a.env.kernel();
   o.extra_compile_options = a.env.compile_options;
   o.command_line = command_line;
+  if (!a.in_process) o.worker_binary = own_executable();
 
   ProgressPrinter progress(!a.quiet);
   TuneCallbacks cb;

@@ -13,6 +13,7 @@
 #include "tuner/prune/prune.h"
 #include "tuner/record/result_store.h"
 #include "tuner/space/enumerate.h"
+#include "tuner/time/candidate_bench.h"
 #include "tuner/version.h"
 
 namespace sgemm_tune {
@@ -256,7 +257,9 @@ class TuningRun {
   void start_gpu() {
     const auto t = Clock::now();
     const auto seed = static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
-    bench_ = std::make_unique<BenchSession>(*target_.gpu, o_.shapes, o_.space.timing, o_.space.verify, seed);
+    BenchConfig config{o_.device, o_.shapes, o_.space.timing, o_.space.verify, seed};
+    bench_ = o_.worker_binary.empty() ? make_in_process_bench(*target_.gpu, config)
+                                      : make_isolated_bench(o_.worker_binary, config);
     report_.cublas_seconds += seconds_since(t);
     for (const auto &b : bench_->baselines())
       report_.shapes.push_back(ShapeReport{b.shape, b.cublas.median_ms, b.cublas_tflops, 0, {}});
@@ -395,56 +398,43 @@ class TuningRun {
   void measure(const CompiledKernel &kernel, const Occupancy &occ, std::vector<ResultRow> &rows) {
     const auto gpu_start = Clock::now();
     const SgemmTile &tile = kernel.tile;
-    std::optional<CandidateKernel> loaded;
-    std::string load_error;
+    std::vector<std::size_t> shape_index;
+    std::vector<double> best;
+    for (const ResultRow &r : rows) {
+      shape_index.push_back(static_cast<std::size_t>(std::find(o_.shapes.begin(), o_.shapes.end(), r.shape) -
+                                                     o_.shapes.begin()));
+      best.push_back(best_ms_[shape_index.back()]);
+    }
+    CandidateMeasurement measured;
     try {
-      loaded.emplace(kernel);
+      measured = bench_->measure(kernel, shape_index, best);
     } catch (const CudaError &e) {
-      if (e.sticky()) throw;
-      load_error = e.what();
-    }
-    std::optional<int> runtime_blocks;
-    if (loaded) {
-      // Only a cross-check of the model: its failure must not cost the candidate.
-      try {
-        runtime_blocks = loaded->runtime_blocks_per_sm();
-      } catch (const CudaError &e) {
-        if (e.sticky()) throw;
-        say("cannot ask the runtime for the occupancy of " + describe_tile(tile) + ": " + e.what());
+      // In-process only: the context is gone. Record what happened to this candidate, then stop.
+      for (ResultRow &r : rows) {
+        r.status = CandidateStatus::launch_failed;
+        r.reason = cudaGetErrorName(e.code());
+        r.detail = e.what();
       }
+      record(rows);
+      throw;
     }
+    for (const auto &notice : measured.notices) say(notice);
+    const std::optional<int> runtime_blocks = measured.runtime_blocks;
     if (runtime_blocks && *runtime_blocks != occ.blocks_per_sm) {
       ++counts().occupancy_model_mismatches;
       say("occupancy model predicted " + std::to_string(occ.blocks_per_sm) + " blocks/SM, the runtime says " +
           std::to_string(*runtime_blocks) + ": " + describe_tile(tile));
     }
 
-    for (ResultRow &r : rows) {
-      const std::size_t i = static_cast<std::size_t>(
-          std::find(o_.shapes.begin(), o_.shapes.end(), r.shape) - o_.shapes.begin());
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      ResultRow &r = rows[k];
+      const std::size_t i = shape_index[k];
       const ShapeBaseline &base = bench_->baselines()[i];
       r.runtime_blocks_per_sm = runtime_blocks;
       r.cublas_ms = base.cublas.median_ms;
       r.cublas_tflops = base.cublas_tflops;
       ++counts().measurements;
-      if (!loaded) {
-        r.status = CandidateStatus::launch_failed;
-        r.reason = "load";
-        r.detail = load_error;
-        ++counts().launch_failed;
-        continue;
-      }
-      Measurement m;
-      try {
-        m = bench_->measure(*loaded, i, best_ms_[i]);
-      } catch (const CudaError &e) {
-        // The context is gone: record what happened to this candidate, then stop.
-        r.status = CandidateStatus::launch_failed;
-        r.reason = cudaGetErrorName(e.code());
-        r.detail = e.what();
-        store_->record(run_id_, r);
-        throw;
-      }
+      const Measurement &m = measured.per_shape.at(k);
       r.status = m.status;
       r.reason = m.reason;
       r.detail = m.detail;
@@ -547,7 +537,7 @@ class TuningRun {
   ProgressUpdate progress_;
   std::unique_ptr<ResultStore> store_;
   std::int64_t run_id_ = 0;
-  std::unique_ptr<BenchSession> bench_;
+  std::unique_ptr<CandidateBench> bench_;
   std::vector<double> best_ms_;
   std::string fingerprint_;
   std::map<std::pair<SgemmTile, Shape>, PriorResult> prior_;

@@ -30,6 +30,9 @@ struct TuneOptions {
   KernelSource kernel;
   std::vector<std::string> extra_compile_options;
   std::string command_line;
+  // sgemm-tune itself, started as a measurement worker so that a faulting or hanging
+  // candidate cannot end the run. Empty: candidates run in this process.
+  std::string worker_binary;
 };
 
 struct SurvivorInfo {

@@ -119,13 +119,16 @@ void read_parameters(const FieldReader &r, const json &j, SearchSpace &space) {
 
 void read_timing(const FieldReader &r, const json &j, TimingSettings &t) {
   r.require_object(j, "timing");
-  r.reject_unknown(j, "timing", {"warmup", "repeats", "min_working_set_mib", "early_stop_after", "early_stop_margin"});
+  r.reject_unknown(j, "timing", {"warmup", "repeats", "min_working_set_mib", "early_stop_after", "early_stop_margin",
+                                  "timeout_seconds"});
   if (j.contains("warmup")) t.warmup = static_cast<int>(r.integer(j["warmup"], "timing.warmup", 0, 1000));
   if (j.contains("repeats")) t.repeats = static_cast<int>(r.integer(j["repeats"], "timing.repeats", 1, 10000));
   if (j.contains("min_working_set_mib"))
     t.min_working_set_mib = r.number(j["min_working_set_mib"], "timing.min_working_set_mib", 0, 1 << 20);
   if (j.contains("early_stop_after"))
     t.early_stop_after = static_cast<int>(r.integer(j["early_stop_after"], "timing.early_stop_after", 0, 10000));
+  if (j.contains("timeout_seconds"))
+    t.timeout_seconds = r.number(j["timeout_seconds"], "timing.timeout_seconds", 0, 86400);
   if (j.contains("early_stop_margin"))
     t.early_stop_margin = r.number(j["early_stop_margin"], "timing.early_stop_margin", 0, 100);
 }

@@ -18,6 +18,9 @@ struct TimingSettings {
   // by more than `early_stop_margin` cannot win: it is recorded from those launches.
   int early_stop_after = 3;        // 0 turns early stopping off
   double early_stop_margin = 0.10;
+  // A candidate still running after this long is stopped and recorded as launch_failed
+  // (reason "timeout"). 0: a hundred times what cuBLAS would take, at least 30 s.
+  double timeout_seconds = 0;
 };
 
 struct VerifySettings {
