@@ -13,6 +13,7 @@
 
 #include "test_paths.h"
 
+#include "tuner/common/errors.h"
 #include "tuner/gpu/device_info.h"
 #include "tuner/pipeline/tune.h"
 #include "tuner/record/result_store.h"
@@ -248,6 +249,18 @@ TEST_F(GpuPipeline, IsolatedMeasurementAgreesWithInProcess) {
   EXPECT_GT(r.counts.ok, 0u);
   EXPECT_EQ(r.counts.ok, 2 * r.counts.survivors);
   EXPECT_EQ(r.counts.occupancy_model_mismatches, 0u);
+}
+
+TEST_F(GpuPipeline, ShapeTooLargeForTheGpuIsAClearError) {
+  TuneOptions o = options();
+  o.shapes = {Shape{262144, 262144, 1024}};  // C alone is 256 GiB
+  try {
+    run_tuning(o);
+    FAIL() << "a shape larger than the GPU's memory was accepted";
+  } catch (const UserError &e) {
+    EXPECT_NE(std::string(e.what()).find("262144x262144x1024"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("MiB free"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(GpuPipeline, ReadingCWhenBetaIsZeroIsCaught) {
