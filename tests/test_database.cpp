@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tuned_db_fixture.h"
 #include "tuner/common/errors.h"
 #include "tuner/record/migrations.h"
 #include "tuner/record/result_store.h"
@@ -28,17 +29,8 @@ class DatabaseTest : public ::testing::Test {
   std::string path(const std::string &name = "tune.db") const { return (dir_ / name).string(); }
 
   static RunProvenance provenance() {
-    RunProvenance p;
-    p.command = "sgemm-tune --space x.json";
-    p.space_name = "x";
-    p.space_source = "x.json";
-    p.space_hash = "abc";
-    p.sm_count = 132;
-    p.clock_mhz = 1980;
-    p.runtime_version = "13.0";
-    p.template_origin = "embedded";
-    p.fingerprint = Fingerprint{"t1", "--gpu-architecture=sm_90", "13.0", "13.0 (580.159.04)", "NVIDIA H200", "9.0", "0.1.0"};
-    return p;
+    return testing::h200_provenance(
+        Fingerprint{"t1", "--gpu-architecture=sm_90", "13.0", "13.0 (580.159.04)", "NVIDIA H200", "9.0", "0.1.0"});
   }
 
   std::filesystem::path dir_;

@@ -40,9 +40,8 @@ inline ResultRow ok_row(const Shape &shape, const SgemmTile &tile, double ms, do
   return r;
 }
 
-// 4096^3 tuned with kBigTile (the winner, code kept) and the seed tile; 1024^3 with the
-// seed tile (no code kept: the header must compile it from source).
-inline std::int64_t fill_tuned_database(ResultStore &store, const CurrentEnvironment &env) {
+// The provenance of a run of search_spaces/4096.json on an H200 under `fingerprint`.
+inline RunProvenance h200_provenance(const Fingerprint &fingerprint) {
   RunProvenance p;
   p.command = "sgemm-tune --space search_spaces/4096.json";
   p.space_name = "4096";
@@ -52,7 +51,14 @@ inline std::int64_t fill_tuned_database(ResultStore &store, const CurrentEnviron
   p.clock_mhz = 1980;
   p.runtime_version = "13.0";
   p.template_origin = "embedded";
-  p.fingerprint = env.fingerprint_for(env.gpu_name, env.compute_capability);
+  p.fingerprint = fingerprint;
+  return p;
+}
+
+// 4096^3 tuned with kBigTile (the winner, code kept) and the seed tile; 1024^3 with the
+// seed tile (no code kept: the header must compile it from source).
+inline std::int64_t fill_tuned_database(ResultStore &store, const CurrentEnvironment &env) {
+  const RunProvenance p = h200_provenance(env.fingerprint_for(env.gpu_name, env.compute_capability));
   const std::int64_t run = store.begin_run(p);
   const Shape big{4096, 4096, 4096}, small{1024, 1024, 1024};
   store.record(run, ok_row(big, kSeedTile, 3.045, 2.683));

@@ -11,6 +11,7 @@ OUT=$OUT tools/gpu_session.sh --time-limit 200 -- --space search_spaces/4096.jso
 
 echo "== variant smem_int_index" | tee -a "$OUT/session.txt"
 start=$(date +%s)
+# The variant was a copy of the template with bench/experiments/smem_int_index.patch applied.
 timeout -s INT 200 "$BIN/sgemm-tune" --space search_spaces/4096.json --template-dir bench/experiments/smem_int_index \
   --db /tmp/variant.db --top 10 >"$OUT/variant.txt" 2>"$OUT/variant.log"
 echo "variant exit $?, wall $(( $(date +%s) - start )) s" | tee -a "$OUT/session.txt"
