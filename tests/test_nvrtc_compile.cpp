@@ -81,6 +81,20 @@ TEST(KernelSource, HashFollowsEveryCharacter) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(KernelSource, ChangedTileRulesAreRefused) {
+  const auto dir = std::filesystem::temp_directory_path() / "sgemm_tune_rules_copy";
+  std::filesystem::create_directories(dir);
+  for (const auto &[name, text] : KernelSource::embedded().headers)
+    std::ofstream(dir / name, std::ios::binary) << text << (name == "sgemm_tile_rules.h" ? "\n" : "");
+  try {
+    KernelSource::from_directory(dir.string());
+    FAIL() << "accepted rules that differ from the built-in ones";
+  } catch (const UserError &e) {
+    EXPECT_NE(std::string(e.what()).find("needs a rebuild"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(KernelSource, MissingDirectoryIsAUserError) {
   EXPECT_THROW(KernelSource::from_directory("/nonexistent/templates"), UserError);
 }

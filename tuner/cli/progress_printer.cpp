@@ -15,8 +15,9 @@ void ProgressPrinter::update(const ProgressUpdate &p) {
   const auto interval = tty_ ? std::chrono::milliseconds(200) : std::chrono::milliseconds(5000);
   if (!last && p.done > 0 && now - last_ < interval) return;
   last_ = now;
-  if (!have_start_) {
+  if (!have_start_ || p.stage != stage_) {
     have_start_ = true;
+    stage_ = p.stage;
     start_done_ = p.done;
     start_seconds_ = p.elapsed_seconds;
   }
@@ -30,9 +31,9 @@ void ProgressPrinter::update(const ProgressUpdate &p) {
   }
   char best[64] = "";
   if (p.best_tflops > 0) std::snprintf(best, sizeof best, ", best %.2f TFLOP/s (%.1f%% of cuBLAS)", p.best_tflops, p.best_percent);
-  std::fprintf(stderr, "%s[%zu/%zu] compiled %zu, pruned %zu, timed %zu, failed %zu%s, %.0f s elapsed, ETA %s%s",
-               tty_ ? "\r\033[K" : "", p.done, p.total, p.compiled, p.pruned, p.timed, p.failed, best,
-               p.elapsed_seconds, eta, tty_ ? "" : "\n");
+  std::fprintf(stderr, "%s%s%s[%zu/%zu] compiled %zu, pruned %zu, timed %zu, failed %zu%s, %.0f s elapsed, ETA %s%s",
+               tty_ ? "\r\033[K" : "", p.stage.c_str(), p.stage.empty() ? "" : " ", p.done, p.total, p.compiled,
+               p.pruned, p.timed, p.failed, best, p.elapsed_seconds, eta, tty_ ? "" : "\n");
   line_open_ = tty_;
   std::fflush(stderr);
 }

@@ -24,6 +24,7 @@ class ProgressPrinter {
   // The first update's state: candidates settled without compiling (invalid, pruned early)
   // are done at once and must not make the estimate of the rest look fast.
   bool have_start_ = false;
+  std::string stage_;
   std::size_t start_done_ = 0;
   double start_seconds_ = 0;
 };

@@ -48,6 +48,16 @@ KernelSource KernelSource::from_directory(const std::string &directory) {
     text << in.rdbuf();
     source.headers.emplace_back(name, text.str());
   }
+  // The tuner computes shared memory, threads and validity with the rules it was built
+  // with; a kernel compiled with other rules would be launched with the wrong sizes.
+  for (const auto &file : kernel_files::embedded_files()) {
+    if (std::string(file.name) != "sgemm_tile_rules.h") continue;
+    for (const auto &[name, text] : source.headers)
+      if (name == file.name && text != file.content)
+        throw UserError("kernel template: " + directory + "/" + name +
+                        " differs from the tile rules built into sgemm-tune; the tuner sizes launches with its own "
+                        "copy, so changing the rules needs a rebuild");
+  }
   return finish(std::move(source));
 }
 

@@ -19,7 +19,8 @@ struct KernelSource {
 
   // The template this binary was built with (kernel_templates/, embedded at build time).
   static KernelSource embedded();
-  // The same files read from a directory, for trying an edited template without a rebuild.
+  // The same files read from a directory, for trying an edited kernel without a rebuild.
+  // Its sgemm_tile_rules.h must equal the built-in one (launch sizes come from it).
   static KernelSource from_directory(const std::string &directory);
 };
 

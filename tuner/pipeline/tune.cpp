@@ -106,11 +106,11 @@ class TuningRun {
     counts().enumerated = en.enumerated;
     counts().excluded_by_constraint = en.excluded_by_constraint;
     counts().candidates = en.candidates.size();
-    progress_.total = en.candidates.size();
-
     const bool staged = o_.space.strategy.kind == StrategySettings::Kind::staged;
     std::vector<SgemmTile> first, deferred;
     for (const SgemmTile &t : en.candidates) (!staged || is_probe(t, o_.space.strategy) ? first : deferred).push_back(t);
+    progress_.total = first.size();
+    if (staged) progress_.stage = "stage 1 of 2";
 
     std::vector<ResultRow> early_rows;
     const std::vector<SgemmTile> to_compile = judge(first, early_rows);
@@ -484,12 +484,15 @@ class TuningRun {
   // cuBLAS over the shapes, and search the probed parameters for the best of them.
   void second_stage(const std::vector<SgemmTile> &deferred) {
     const StrategySettings &strategy = o_.space.strategy;
+    progress_.stage = "stage 2 of 2";
+    progress_.total += deferred.size();
     // What needs no compiler is judged for every candidate, finalist or not.
     std::vector<ResultRow> rows;
     const std::vector<SgemmTile> candidates = judge(deferred, rows);
     if (!bench_) {
       record(rows);
       counts().deferred = candidates.size();
+      progress_.done += candidates.size();  // settled, as far as a dry run goes
       if (!candidates.empty())
         say("dry run: the staged search's second stage needs timings; " + std::to_string(candidates.size()) +
             " candidates were left unjudged");

@@ -110,7 +110,10 @@ struct TuneReport {
 };
 
 struct ProgressUpdate {
-  std::size_t done = 0, total = 0;  // candidates through the whole pipeline
+  // Candidates through the whole pipeline. A staged search counts its second stage in
+  // `total` only once it starts, so that the estimate of the time left stays honest.
+  std::size_t done = 0, total = 0;
+  std::string stage;  // "stage 1 of 2" in a staged search, empty otherwise
   std::size_t compiled = 0, pruned = 0, timed = 0, failed = 0;
   double best_tflops = 0, best_percent = 0;
   double elapsed_seconds = 0;
