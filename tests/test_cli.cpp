@@ -9,6 +9,7 @@
 #include "test_paths.h"
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
+#include <csignal>
 #include <unistd.h>
 
 #include "tuner/gpu/device_info.h"
@@ -89,6 +90,31 @@ TEST(Cli, WithoutAGpuTuningSaysSo) {
   std::filesystem::remove(db);
   expect_failure("--space " + kSmall + " --db " + db.string(), 3, "no usable GPU");
   EXPECT_FALSE(std::filesystem::exists(db)) << "nothing is written when nothing can run";
+}
+
+TEST(Cli, InterruptStopsCleanlyWithItsOwnExitCode) {
+  const std::string binary = testing::tuner_binary();
+  const std::string space = testing::source_dir() + "/search_spaces/4096.json";
+  const auto err = std::filesystem::temp_directory_path() / ("sgemm_tune_interrupt_" + std::to_string(getpid()));
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    freopen(err.c_str(), "w", stderr);
+    freopen("/dev/null", "w", stdout);
+    execl(binary.c_str(), binary.c_str(), "--space", space.c_str(), "--dry-run", "--arch", "sm_90", "--jobs", "1",
+          "--quiet", static_cast<char *>(nullptr));
+    _exit(127);
+  }
+  sleep(2);  // well inside compiling the first of hundreds of candidates
+  ASSERT_EQ(kill(child, SIGINT), 0);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  std::ifstream in(err);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("interrupted"), std::string::npos) << text;
+  std::filesystem::remove(err);
 }
 
 TEST(Cli, HelpAndVersion) {

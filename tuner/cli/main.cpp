@@ -10,6 +10,7 @@
 
 #include "tuner/cli/commands.h"
 #include "tuner/common/errors.h"
+#include "tuner/pipeline/tune.h"
 #include "tuner/time/candidate_bench.h"
 #include "tuner/version.h"
 
@@ -59,6 +60,9 @@ int main(int argc, char **argv) {
     for (const auto &command : others)
       if (command.app->parsed()) return command.run(command_line);
     return tune.run(command_line);
+  } catch (const sgemm_tune::TuningInterrupted &e) {
+    std::cerr << "sgemm-tune: " << e.what() << "\n";
+    return 130;
   } catch (const sgemm_tune::NoGpuError &e) {
     std::cerr << "sgemm-tune: " << e.what() << "\n";
     return 3;

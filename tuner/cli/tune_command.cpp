@@ -1,5 +1,6 @@
 // sgemm-tune [tune] --space FILE: search a space and record every result.
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -109,6 +110,10 @@ int run(const TuneArgs &a, const std::string &command_line) {
   o.command_line = command_line;
   if (!a.in_process) o.worker_binary = own_executable();
 
+  // Ctrl-C or a TERM from a job scheduler: stop after the candidate in hand, with the run
+  // recorded as failed and everything measured so far kept for a resume.
+  std::signal(SIGINT, [](int) { request_stop(); });
+  std::signal(SIGTERM, [](int) { request_stop(); });
   ProgressPrinter progress(!a.quiet);
   TuneCallbacks cb;
   cb.progress = [&](const ProgressUpdate &p) { progress.update(p); };

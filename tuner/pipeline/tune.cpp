@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <map>
 #include <memory>
 #include <set>
@@ -20,6 +21,9 @@ namespace sgemm_tune {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Set from a signal handler: lock-free and nothing else.
+volatile std::sig_atomic_t g_stop_requested = 0;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
@@ -332,6 +336,7 @@ class TuningRun {
     const auto compile_start = Clock::now();
     CompilePool pool(o_.kernel, compile_options_, tiles, o_.jobs);
     while (auto outcome = pool.next()) {
+      if (g_stop_requested) throw TuningInterrupted();
       report_.compile_cpu_seconds += outcome->seconds;
       const double compiled_at = seconds_since(compile_start);
       std::vector<ResultRow> rows = outcome->kernel ? judge_compiled(*outcome) : compile_failure(*outcome);
@@ -550,6 +555,8 @@ class TuningRun {
 };
 
 }  // namespace
+
+void request_stop() { g_stop_requested = 1; }
 
 std::size_t TuneCounts::pruned_total() const {
   std::size_t n = 0;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tuner/common/errors.h"
 #include "tuner/compile/kernel_source.h"
 #include "tuner/gpu/device_info.h"
 #include "tuner/space/search_space.h"
@@ -123,6 +124,16 @@ struct TuneCallbacks {
   std::function<void(const ProgressUpdate &)> progress;
   std::function<void(const std::string &)> message;  // one-line notices (failures, drift)
 };
+
+// Thrown out of run_tuning when request_stop() was called: the run is recorded as failed,
+// everything measured so far stays in the database, and the same command resumes it.
+class TuningInterrupted : public UserError {
+ public:
+  TuningInterrupted() : UserError("interrupted: results so far are saved; run the same command again to resume") {}
+};
+
+// Asks a running tuning to stop after the candidate in hand. Safe in a signal handler.
+void request_stop();
 
 TuneReport run_tuning(const TuneOptions &options, const TuneCallbacks &callbacks = {});
 

@@ -344,6 +344,10 @@ std::unique_ptr<CandidateBench> make_isolated_bench(const std::string &worker_bi
 }
 
 int run_measure_worker() {
+  // Ctrl-C reaches the whole process group: the tuner decides when to stop and then ends
+  // the worker itself; dying here first would record the candidate in hand as failed.
+  std::signal(SIGINT, SIG_IGN);
+  std::signal(SIGTERM, SIG_IGN);
   std::ios::sync_with_stdio(false);
   std::unique_ptr<BenchSession> bench;
   std::string line;
