@@ -45,9 +45,7 @@ nlohmann::json entry_json(const BestEntry &e) {
   j["run_id"] = e.run_id;
   j["fingerprint"] = e.fingerprint_hash;
   j["stale"] = e.stale();
-  nlohmann::json changes = nlohmann::json::array();
-  for (const auto &c : e.changes) changes.push_back({{"part", c.part}, {"recorded", c.recorded}, {"current", c.current}});
-  j["changes"] = changes;
+  j["changes"] = fingerprint_changes_to_json(e.changes);
   j["unchecked"] = e.unchecked;
   return j;
 }

@@ -41,10 +41,7 @@ int run(const StaleArgs &a) {
       x["shape"] = e.shape.to_string();
       x["measured_at"] = e.measured_at;
       x["run_id"] = e.run_id;
-      nlohmann::json changes = nlohmann::json::array();
-      for (const auto &c : e.changes)
-        changes.push_back({{"part", c.part}, {"recorded", c.recorded}, {"current", c.current}});
-      x["changes"] = changes;
+      x["changes"] = fingerprint_changes_to_json(e.changes);
       list.push_back(std::move(x));
     }
     j["stale"] = list;

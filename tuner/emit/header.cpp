@@ -71,8 +71,6 @@ void write_bytes(std::ostringstream &out, const std::string &bytes) {
   out << "\n";
 }
 
-std::string tile_args(const SgemmTile &t) { return tile_arguments(t); }
-
 }  // namespace
 
 EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const EmitOptions &options) {
@@ -125,7 +123,7 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
         summary << "\n";
       }
       const std::string shape = "{" + std::to_string(e.shape.M) + ", " + std::to_string(e.shape.N) + ", " +
-                                std::to_string(e.shape.K) + ", {" + tile_args(e.tile) + "}, " +
+                                std::to_string(e.shape.K) + ", {" + tile_arguments(e.tile) + "}, " +
                                 number("%.4f", e.percent_of_cublas) + "}";
       if (code) {
         ++out.with_code;
@@ -137,7 +135,7 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
         list << "    {" << shape << ", " << name << ", sizeof " << name << ", " << c_string(code->symbol)
              << ", nullptr},\n";
       } else {
-        list << "    {" << shape << ", nullptr, 0, nullptr, &::sgemm_tune_runtime::launch_fast<" << tile_args(e.tile)
+        list << "    {" << shape << ", nullptr, 0, nullptr, &::sgemm_tune_runtime::launch_fast<" << tile_arguments(e.tile)
              << ">},\n";
       }
     }

@@ -60,6 +60,12 @@ nlohmann::json tile_to_json(const SgemmTile &tile) {
   return j;
 }
 
+nlohmann::json fingerprint_changes_to_json(const std::vector<FingerprintChange> &changes) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto &c : changes) out.push_back({{"part", c.part}, {"recorded", c.recorded}, {"current", c.current}});
+  return out;
+}
+
 void print_report(const TuneReport &r, std::ostream &out, std::size_t top) {
   out << "sgemm-tune: space '" << r.space_name << "' for " << r.arch;
   if (r.gpu) out << " on " << r.gpu->name << " (" << r.gpu->sm_count << " SMs, driver " << r.gpu->driver_version << ")";

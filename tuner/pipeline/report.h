@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tuner/pipeline/tune.h"
+#include "tuner/query/best.h"
 
 namespace sgemm_tune {
 
@@ -16,5 +17,8 @@ nlohmann::json report_to_json(const TuneReport &report);
 
 // {"BM": 128, ..., "STAGES": 2}
 nlohmann::json tile_to_json(const SgemmTile &tile);
+
+// [{"part": "template", "recorded": "...", "current": "..."}, ...]
+nlohmann::json fingerprint_changes_to_json(const std::vector<FingerprintChange> &changes);
 
 }  // namespace sgemm_tune
