@@ -4,10 +4,14 @@
 // One block computes a BM x BN tile of C, each warp a WM x WN part of it, each thread
 // WMITER x WNITER sub-tiles of TM x TN. The K loop is software-pipelined over STAGES
 // shared-memory buffers: B is copied global -> shared with cp.async, A goes through
-// registers because it is stored transposed. Launch with
-//   grid  = (N / BN, M / BM), block = tile_threads(tile),
-//   dynamic shared memory = tile_smem_bytes(tile)
+// registers because it is stored transposed. With PREFETCH the fragments of the next K
+// step are read from shared memory while the current step multiplies. Launch as
+// tile_launch_plan (sgemm_tile_rules.h) says: one pass over grid (N / BN, M / BM) for
+// STREAMK = 0, a prepare pass and a persistent compute pass for STREAMK = 1; always with
+//   block = tile_threads(tile), dynamic shared memory = tile_smem_bytes(tile)
 // after raising cudaFuncAttributeMaxDynamicSharedMemorySize when that exceeds 48 KB.
+// STREAMK = 1 adds the partial sums of split tiles with atomics, so their rounding, unlike
+// the data-parallel kernel's, can differ from launch to launch in the last bits.
 // The problem must divide into whole tiles (shape_fits_tile), and A, B and C must be 16-byte
 // aligned with K and N multiples of 4.
 //
@@ -41,13 +45,54 @@ __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
 }
 
+// C += v, four floats at once where the GPU has a vector atomic (sm_90), else one by one.
+__device__ __forceinline__ void atomic_add4(float4 *dst, float4 v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  atomicAdd(dst, v);
+#else
+  float *d = reinterpret_cast<float *>(dst);
+  atomicAdd(d + 0, v.x);
+  atomicAdd(d + 1, v.y);
+  atomicAdd(d + 2, v.z);
+  atomicAdd(d + 3, v.w);
+#endif
+}
+
+// The prepare pass of a stream-K launch: block b sets the split tile that
+// stream_k_prepared_tile names to beta * C (to 0 when beta == 0, without reading C).
+template <int BM, int BN, int NUM_THREADS>
+__device__ void stream_k_prepare(int N, float beta, float *__restrict__ C, long long tileCount, int tilesN,
+                                 int kTilesPerTile) {
+  const long long t = stream_k_prepared_tile(blockIdx.x, tileCount, kTilesPerTile, gridDim.x);
+  if (t < 0) return;
+  float *cTile = C + (t / tilesN) * BM * static_cast<long long>(N) + (t % tilesN) * BN;
+  for (int i = threadIdx.x; i < BM * (BN / 4); i += NUM_THREADS) {
+    float4 *p = reinterpret_cast<float4 *>(&cTile[static_cast<long long>(i / (BN / 4)) * N + (i % (BN / 4)) * 4]);
+    if (beta == 0.0f) {
+      *p = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    } else {
+      float4 v = *p;
+      v.x *= beta;
+      v.y *= beta;
+      v.z *= beta;
+      v.w *= beta;
+      *p = v;
+    }
+  }
+}
+
 }  // namespace detail
 
-template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int STAGES>
-__global__ void __launch_bounds__(tile_threads(SgemmTile{BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES}))
+// The kernels' template parameters, in SgemmTile's order (also used by the run-time header).
+#define SGEMM_TUNE_TILE_PARAMS \
+  int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int STAGES, int PREFETCH, int STREAMK
+#define SGEMM_TUNE_TILE_ARGS BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES, PREFETCH, STREAMK
+
+template <SGEMM_TUNE_TILE_PARAMS>
+__global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
 sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict__ A,
                       const float *__restrict__ B, float beta, float *__restrict__ C) {
-  constexpr SgemmTile kTile{BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES};
+  constexpr SgemmTile kTile{SGEMM_TUNE_TILE_ARGS};
   static_assert(check_tile(kTile) == TileRule::ok,
                 "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
   constexpr int NUM_THREADS = tile_threads(kTile);
@@ -57,6 +102,16 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
   constexpr int WMITER = tile_warp_m_iterations(kTile);
   constexpr int WSUBM = WM / WMITER;
   constexpr int WSUBN = WN / WNITER;
+  constexpr int FRAG_SETS = PREFETCH ? 2 : 1;
+
+  const int tilesN = N / BN;
+  const long long tileCount = static_cast<long long>(M / BM) * tilesN;
+  const int kTilesPerTile = K / BK;
+
+  if (STREAMK && gridDim.z == kStreamKPreparePass) {
+    detail::stream_k_prepare<BM, BN, NUM_THREADS>(N, beta, C, tileCount, tilesN, kTilesPerTile);
+    return;
+  }
 
   // Shared memory is addressed as int offsets into the extern array, never through float
   // pointers kept in variables: NVRTC then knows the address space and uses 32-bit
@@ -66,19 +121,12 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
   extern __shared__ __align__(16) float sgemm_smem[];
   constexpr int B_BASE = STAGES * A_STAGE;
 
-  const int cRow = blockIdx.y;
-  const int cCol = blockIdx.x;
-
   const int warpIdx = threadIdx.x / kWarpSize;
   const int warpCol = warpIdx % (BN / WN);
   const int warpRow = warpIdx / (BN / WN);
   const int threadIdxInWarp = threadIdx.x % kWarpSize;
   const int threadColInWarp = threadIdxInWarp % (WSUBN / TN);
   const int threadRowInWarp = threadIdxInWarp / (WSUBN / TN);
-
-  A += static_cast<long long>(cRow) * BM * K;
-  B += static_cast<long long>(cCol) * BN;
-  C += static_cast<long long>(cRow * BM + warpRow * WM) * N + cCol * BN + warpCol * WN;
 
   const int innerRowA = threadIdx.x / (BK / 4);
   const int innerColA = threadIdx.x % (BK / 4);
@@ -91,142 +139,190 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
   constexpr int B_PASSES = BK / ROW_STRIDE_B;
 
   float4 aFrag[A_PASSES];
-  float threadResults[WMITER * TM * WNITER * TN] = {0.0f};
-  float regM[WMITER * TM] = {0.0f};
-  float regN[WNITER * TN] = {0.0f};
+  float threadResults[WMITER * TM * WNITER * TN];
+  float regM[FRAG_SETS][WMITER * TM];
+  float regN[FRAG_SETS][WNITER * TN];
 
-  // A goes global -> registers -> shared (transposed); the two halves are kept apart so
-  // that the compute of one tile covers the global latency of the next.
-  auto loadA = [&](int tile) {
-    const float *src = A + tile * BK;
+  // The product of one output tile over K slices [kBegin, kEnd) into threadResults.
+  auto mainloop = [&](int tileRow, int tileCol, int kBegin, int kEnd) {
+    const float *aTile = A + static_cast<long long>(tileRow) * BM * K + kBegin * BK;
+    const float *bTile = B + static_cast<long long>(kBegin) * BK * N + tileCol * BN;
+    const int numTiles = kEnd - kBegin;
 #pragma unroll
-    for (int pass = 0; pass < A_PASSES; ++pass)
-      aFrag[pass] = reinterpret_cast<const float4 *>(
-          &src[(innerRowA + pass * ROW_STRIDE_A) * K + innerColA * 4])[0];
-  };
-  auto storeA = [&](int stage) {
-    const int dst = stage * A_STAGE;
-#pragma unroll
-    for (int pass = 0; pass < A_PASSES; ++pass) {
-      const int row = innerRowA + pass * ROW_STRIDE_A;
-      sgemm_smem[dst + (innerColA * 4 + 0) * A_STRIDE + row] = aFrag[pass].x;
-      sgemm_smem[dst + (innerColA * 4 + 1) * A_STRIDE + row] = aFrag[pass].y;
-      sgemm_smem[dst + (innerColA * 4 + 2) * A_STRIDE + row] = aFrag[pass].z;
-      sgemm_smem[dst + (innerColA * 4 + 3) * A_STRIDE + row] = aFrag[pass].w;
-    }
-  };
-  // B keeps its orientation, so it is a byte copy: cp.async, no registers.
-  auto copyB = [&](int tile, int stage) {
-    const float *src = B + static_cast<long long>(tile) * BK * N;
-    const int dst = B_BASE + stage * B_STAGE;
-#pragma unroll
-    for (int pass = 0; pass < B_PASSES; ++pass) {
-      const int row = innerRowB + pass * ROW_STRIDE_B;
-      detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * N + innerColB * 4]);
-    }
-  };
+    for (int i = 0; i < WMITER * TM * WNITER * TN; ++i) threadResults[i] = 0.0f;
 
-  const int numTiles = K / BK;
-
-  // Prologue: fill stages 0 .. STAGES-2. One cp.async group per tile, committed even when
-  // empty, so that "tile t has landed" is always "all but the newest STAGES-2 groups".
+    // A goes global -> registers -> shared (transposed); the two halves are kept apart so
+    // that the compute of one tile covers the global latency of the next.
+    auto loadA = [&](int tile) {
+      const float *src = aTile + tile * BK;
 #pragma unroll
-  for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < numTiles) {
-      loadA(s);
-      storeA(s);
-      copyB(s, s);
-    }
-    detail::cp_async_commit();
-  }
-  detail::cp_async_wait<STAGES - 2>();
-  __syncthreads();
-
-  int readStage = 0;
-  int writeStage = STAGES - 1;
-  for (int tileIdx = 0; tileIdx < numTiles; ++tileIdx) {
-    // The stage written in this iteration is the one read in the previous one; the
-    // barrier that ended the previous iteration makes that safe.
-    const bool hasLoad = tileIdx + STAGES - 1 < numTiles;
-    if (hasLoad) {
-      loadA(tileIdx + STAGES - 1);
-      copyB(tileIdx + STAGES - 1, writeStage);
-    }
-    detail::cp_async_commit();
-
-    const int as = readStage * A_STAGE;
-    const int bs = B_BASE + readStage * B_STAGE;
+      for (int pass = 0; pass < A_PASSES; ++pass)
+        aFrag[pass] = reinterpret_cast<const float4 *>(
+            &src[(innerRowA + pass * ROW_STRIDE_A) * K + innerColA * 4])[0];
+    };
+    auto storeA = [&](int stage) {
+      const int dst = stage * A_STAGE;
 #pragma unroll
-    for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
+      for (int pass = 0; pass < A_PASSES; ++pass) {
+        const int row = innerRowA + pass * ROW_STRIDE_A;
+        sgemm_smem[dst + (innerColA * 4 + 0) * A_STRIDE + row] = aFrag[pass].x;
+        sgemm_smem[dst + (innerColA * 4 + 1) * A_STRIDE + row] = aFrag[pass].y;
+        sgemm_smem[dst + (innerColA * 4 + 2) * A_STRIDE + row] = aFrag[pass].z;
+        sgemm_smem[dst + (innerColA * 4 + 3) * A_STRIDE + row] = aFrag[pass].w;
+      }
+    };
+    // B keeps its orientation, so it is a byte copy: cp.async, no registers.
+    auto copyB = [&](int tile, int stage) {
+      const float *src = bTile + static_cast<long long>(tile) * BK * N;
+      const int dst = B_BASE + stage * B_STAGE;
+#pragma unroll
+      for (int pass = 0; pass < B_PASSES; ++pass) {
+        const int row = innerRowB + pass * ROW_STRIDE_B;
+        detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * N + innerColB * 4]);
+      }
+    };
+    // The fragments of step dotIdx of the stage at (as, bs) into fragment set `set`.
+    auto loadFragments = [&](int set, int as, int bs, int dotIdx) {
 #pragma unroll
       for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
 #pragma unroll
         for (int i = 0; i < TM; ++i)
-          regM[wSubRow * TM + i] =
+          regM[set][wSubRow * TM + i] =
               sgemm_smem[as + dotIdx * A_STRIDE + warpRow * WM + wSubRow * WSUBM + threadRowInWarp * TM + i];
 #pragma unroll
       for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
 #pragma unroll
         for (int i = 0; i < TN; ++i)
-          regN[wSubCol * TN + i] =
+          regN[set][wSubCol * TN + i] =
               sgemm_smem[bs + dotIdx * BN + warpCol * WN + wSubCol * WSUBN + threadColInWarp * TN + i];
-#pragma unroll
-      for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
-#pragma unroll
-        for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
-#pragma unroll
-          for (int m = 0; m < TM; ++m)
-#pragma unroll
-            for (int n = 0; n < TN; ++n)
-              threadResults[(wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n] +=
-                  regM[wSubRow * TM + m] * regN[wSubCol * TN + n];
-    }
+    };
 
-    if (hasLoad) storeA(writeStage);
-    if (tileIdx + 1 < numTiles) {
-      detail::cp_async_wait<STAGES - 2>();
-      __syncthreads();
+    // Prologue: fill stages 0 .. STAGES-2. One cp.async group per tile, committed even when
+    // empty, so that "tile t has landed" is always "all but the newest STAGES-2 groups".
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+      if (s < numTiles) {
+        loadA(s);
+        storeA(s);
+        copyB(s, s);
+      }
+      detail::cp_async_commit();
     }
-    // Counters rather than XOR: the ring has STAGES slots, not two.
-    readStage = readStage + 1 == STAGES ? 0 : readStage + 1;
-    writeStage = writeStage + 1 == STAGES ? 0 : writeStage + 1;
-  }
+    detail::cp_async_wait<STAGES - 2>();
+    __syncthreads();
 
-  // BLAS semantics: with beta == 0, C is output only and is never read (it may hold NaN).
-  const bool readC = beta != 0.0f;
+    int readStage = 0;
+    int writeStage = STAGES - 1;
+    for (int tileIdx = 0; tileIdx < numTiles; ++tileIdx) {
+      // The stage written in this iteration is the one read in the previous one; the
+      // barrier that ended the previous iteration makes that safe.
+      const bool hasLoad = tileIdx + STAGES - 1 < numTiles;
+      if (hasLoad) {
+        loadA(tileIdx + STAGES - 1);
+        copyB(tileIdx + STAGES - 1, writeStage);
+      }
+      detail::cp_async_commit();
+
+      const int as = readStage * A_STAGE;
+      const int bs = B_BASE + readStage * B_STAGE;
+      if (PREFETCH) loadFragments(0, as, bs, 0);
 #pragma unroll
-  for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow) {
+      for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
+        // With PREFETCH the next step's fragments are in flight while this step's FFMAs
+        // issue; without, each step loads and then multiplies.
+        const int set = PREFETCH ? dotIdx % 2 : 0;
+        if (PREFETCH) {
+          if (dotIdx + 1 < BK) loadFragments((dotIdx + 1) % 2, as, bs, dotIdx + 1);
+        } else {
+          loadFragments(0, as, bs, dotIdx);
+        }
 #pragma unroll
-    for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol) {
-      float *cSub = C + (wSubRow * WSUBM) * N + wSubCol * WSUBN;
+        for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
 #pragma unroll
-      for (int m = 0; m < TM; ++m) {
+          for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
 #pragma unroll
-        for (int n = 0; n < TN; n += 4) {
-          float4 *cPtr = reinterpret_cast<float4 *>(
-              &cSub[(threadRowInWarp * TM + m) * N + threadColInWarp * TN + n]);
-          const int acc = (wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n;
-          float4 out = make_float4(alpha * threadResults[acc + 0], alpha * threadResults[acc + 1],
-                                   alpha * threadResults[acc + 2], alpha * threadResults[acc + 3]);
-          if (readC) {
-            const float4 old = cPtr[0];
-            out.x += beta * old.x;
-            out.y += beta * old.y;
-            out.z += beta * old.z;
-            out.w += beta * old.w;
+            for (int m = 0; m < TM; ++m)
+#pragma unroll
+              for (int n = 0; n < TN; ++n)
+                threadResults[(wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n] +=
+                    regM[set][wSubRow * TM + m] * regN[set][wSubCol * TN + n];
+      }
+
+      if (hasLoad) storeA(writeStage);
+      if (tileIdx + 1 < numTiles) {
+        detail::cp_async_wait<STAGES - 2>();
+        __syncthreads();
+      }
+      // Counters rather than XOR: the ring has STAGES slots, not two.
+      readStage = readStage + 1 == STAGES ? 0 : readStage + 1;
+      writeStage = writeStage + 1 == STAGES ? 0 : writeStage + 1;
+    }
+  };
+
+  // alpha * threadResults (+ beta * C) into the tile's part of C, or, for a tile split
+  // along K, alpha * threadResults added atomically to C that the prepare pass scaled.
+  auto epilogue = [&](int tileRow, int tileCol, bool accumulate) {
+    float *cWarp = C + static_cast<long long>(tileRow * BM + warpRow * WM) * N + tileCol * BN + warpCol * WN;
+    // BLAS semantics: with beta == 0, C is output only and is never read (it may hold NaN).
+    const bool readC = beta != 0.0f;
+#pragma unroll
+    for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow) {
+#pragma unroll
+      for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol) {
+        float *cSub = cWarp + (wSubRow * WSUBM) * N + wSubCol * WSUBN;
+#pragma unroll
+        for (int m = 0; m < TM; ++m) {
+#pragma unroll
+          for (int n = 0; n < TN; n += 4) {
+            float4 *cPtr = reinterpret_cast<float4 *>(
+                &cSub[(threadRowInWarp * TM + m) * N + threadColInWarp * TN + n]);
+            const int acc = (wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n;
+            float4 out = make_float4(alpha * threadResults[acc + 0], alpha * threadResults[acc + 1],
+                                     alpha * threadResults[acc + 2], alpha * threadResults[acc + 3]);
+            if (STREAMK && accumulate) {
+              detail::atomic_add4(cPtr, out);
+              continue;
+            }
+            if (readC) {
+              const float4 old = cPtr[0];
+              out.x += beta * old.x;
+              out.y += beta * old.y;
+              out.z += beta * old.z;
+              out.w += beta * old.w;
+            }
+            cPtr[0] = out;
           }
-          cPtr[0] = out;
         }
       }
     }
+  };
+
+  if (!STREAMK) {
+    mainloop(blockIdx.y, blockIdx.x, 0, kTilesPerTile);
+    epilogue(blockIdx.y, blockIdx.x, false);
+    return;
+  }
+
+  // Stream-K: whole tiles wave by wave, then an even share of the last wave's K slices
+  // (stream_k_cursor). One loop and one call of the main loop, so that it is inlined once.
+  StreamKCursor work = stream_k_cursor(blockIdx.x, tileCount, kTilesPerTile, gridDim.x);
+  long long t = 0;
+  int kBegin = 0, kEnd = 0;
+  while (work.next(t, kBegin, kEnd)) {
+    const int tileRow = static_cast<int>(t / tilesN), tileCol = static_cast<int>(t % tilesN);
+    mainloop(tileRow, tileCol, kBegin, kEnd);
+    // A tile this block covers whole was not split, and the prepare pass left it alone.
+    epilogue(tileRow, tileCol, !(kBegin == 0 && kEnd == kTilesPerTile));
+    // The next tile's prologue overwrites stages that slower warps may still be reading.
+    __syncthreads();
   }
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int STAGES>
-__global__ void __launch_bounds__(tile_threads(SgemmTile{BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES}))
+template <SGEMM_TUNE_TILE_PARAMS>
+__global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
 sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__ A,
                      const float *__restrict__ B, float beta, float *__restrict__ C) {
-  constexpr SgemmTile kTile{BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES};
+  constexpr SgemmTile kTile{SGEMM_TUNE_TILE_ARGS};
   static_assert(check_tile(kTile) == TileRule::ok,
                 "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
   constexpr int NUM_THREADS = tile_threads(kTile);
@@ -312,3 +408,4 @@ sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__
 }
 
 }  // namespace sgemm_tune_kernels
+

@@ -21,16 +21,25 @@ namespace sgemm_tune_kernels {
 enum : int { kWarpSize = 32, kMaxThreadsPerBlock = 1024 };
 
 // One point of the search space: block tile BM x BN, K slice BK, warp tile WM x WN split
-// into WNITER column sub-tiles, thread tile TM x TN, and the depth of the shared-memory
-// pipeline.
+// into WNITER column sub-tiles, thread tile TM x TN, the depth of the shared-memory
+// pipeline, and two switches (0 or 1; left out of an initialiser they are 0, the seed's
+// kernel):
+//   PREFETCH  register double-buffering: the fragments of step k+1 are read from shared
+//             memory while the FFMAs of step k run;
+//   STREAMK   the work decomposition: 0 launches one block per output tile; 1 launches a
+//             persistent grid of (SMs x resident blocks) that takes whole tiles wave by wave
+//             and splits the tiles of the last, partial wave along K across every block
+//             (stream-K), so that no SM idles through a tail wave.
 struct SgemmTile {
   int BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES;
+  int PREFETCH, STREAMK;
 };
 
 // Why a configuration cannot be instantiated. The order is the order of the checks.
 enum class TileRule : int {
   ok = 0,
-  non_positive,          // every parameter must be >= 1
+  non_positive,          // every size must be >= 1
+  switch_value,          // PREFETCH and STREAMK must be 0 or 1
   too_few_stages,        // the pipeline needs at least two shared-memory stages
   warp_tile_split,       // BM % WM and BN % WN must be 0
   thread_count,          // (BM/WM)*(BN/WN) warps must make 1..1024 threads
@@ -66,19 +75,21 @@ SGEMM_TUNE_HD constexpr int tile_checked_smem_bytes(const SgemmTile &t) {
   return (tile_a_stage_floats(t) + tile_b_stage_floats(t)) * 4;
 }
 
-// Floats each thread keeps live through the K loop: accumulators, the two fragment
-// arrays and the A prefetch registers. A lower bound on its registers.
+// Floats each thread keeps live through the K loop: accumulators, the fragment arrays
+// (two sets with PREFETCH) and the A prefetch registers. A lower bound on its registers.
 SGEMM_TUNE_HD constexpr int tile_live_floats(const SgemmTile &t) {
   const int threads = tile_threads(t);
   const int wmiter = tile_warp_m_iterations(t);
   const int a_prefetch = (t.BM * t.BK) / threads;
-  return (t.WM * t.WN) / kWarpSize + wmiter * t.TM + t.WNITER * t.TN + a_prefetch;
+  const int fragments = (wmiter * t.TM + t.WNITER * t.TN) * (t.PREFETCH ? 2 : 1);
+  return (t.WM * t.WN) / kWarpSize + fragments + a_prefetch;
 }
 
 SGEMM_TUNE_HD constexpr TileRule check_tile(const SgemmTile &t) {
   if (t.BM < 1 || t.BN < 1 || t.BK < 1 || t.WM < 1 || t.WN < 1 || t.WNITER < 1 || t.TM < 1 ||
       t.TN < 1 || t.STAGES < 1)
     return TileRule::non_positive;
+  if (t.PREFETCH < 0 || t.PREFETCH > 1 || t.STREAMK < 0 || t.STREAMK > 1) return TileRule::switch_value;
   if (t.STAGES < 2) return TileRule::too_few_stages;
   if (t.BM % t.WM != 0 || t.BN % t.WN != 0) return TileRule::warp_tile_split;
   const int threads = tile_threads(t);
@@ -109,7 +120,8 @@ SGEMM_TUNE_HD constexpr TileRule check_tile(const SgemmTile &t) {
 SGEMM_TUNE_HD constexpr const char *tile_rule_text(TileRule r) {
   switch (r) {
     case TileRule::ok: return "ok";
-    case TileRule::non_positive: return "every parameter must be at least 1";
+    case TileRule::non_positive: return "every size parameter must be at least 1";
+    case TileRule::switch_value: return "PREFETCH and STREAMK must be 0 or 1";
     case TileRule::too_few_stages: return "STAGES must be at least 2";
     case TileRule::warp_tile_split: return "BM must be a multiple of WM and BN a multiple of WN";
     case TileRule::thread_count: return "(BM/WM)*(BN/WN)*32 threads must be between 32 and 1024";
@@ -125,6 +137,85 @@ SGEMM_TUNE_HD constexpr const char *tile_rule_text(TileRule r) {
 // The fast-path kernel has no bounds checks: the problem must divide into whole tiles.
 SGEMM_TUNE_HD constexpr bool shape_fits_tile(const SgemmTile &t, long long M, long long N, long long K) {
   return M > 0 && N > 0 && K > 0 && M % t.BM == 0 && N % t.BN == 0 && K % t.BK == 0;
+}
+
+// How the fast kernel is launched for one problem. A data-parallel tile (STREAMK = 0) is
+// one pass over a grid of N/BN x M/BM blocks. A stream-K tile is two passes of the same
+// kernel: a prepare pass, grid (persistent_blocks, 1, kStreamKPreparePass), that scales by
+// beta the output tiles the compute pass will split (they are then accumulated into
+// atomically), and the compute pass, grid (persistent_blocks, 1, 1). persistent_blocks is
+// the number of blocks the GPU holds at once: SMs x blocks per SM.
+enum : int { kStreamKPreparePass = 2 };
+
+struct SgemmLaunchPlan {
+  bool prepare;          // launch the prepare pass first
+  unsigned grid_x, grid_y, grid_z;  // the compute pass
+  unsigned prepare_grid_x;          // the prepare pass: (prepare_grid_x, 1, kStreamKPreparePass)
+};
+
+SGEMM_TUNE_HD constexpr SgemmLaunchPlan tile_launch_plan(const SgemmTile &t, int M, int N, int persistent_blocks) {
+  const long long tiles = static_cast<long long>(M / t.BM) * (N / t.BN);
+  if (!t.STREAMK || persistent_blocks < 1)
+    return SgemmLaunchPlan{false, static_cast<unsigned>(N / t.BN), static_cast<unsigned>(M / t.BM), 1u, 0u};
+  // Tiles of whole waves need no splitting, and then there is nothing to prepare.
+  const bool split = tiles % persistent_blocks != 0;
+  const unsigned blocks = static_cast<unsigned>(persistent_blocks);
+  return SgemmLaunchPlan{split, blocks, 1u, 1u, split ? blocks : 0u};
+}
+
+// The stream-K schedule, shared by the kernel and the tests that check it covers every
+// (tile, K slice) exactly once. With T output tiles of S K slices each and G persistent
+// blocks, the first T - T % G tiles go whole, block b taking b, b + G, ...; the K slices of
+// the other T % G tiles are numbered tile by tile and block b takes the even share
+// [start(b), start(b + 1)), start(b) = b * slices / G.
+SGEMM_TUNE_HD constexpr long long stream_k_share_start(long long block, long long slices, int G) {
+  return block * slices / G;
+}
+
+struct StreamKCursor {
+  long long tiles_whole;  // tiles taken whole, in waves
+  long long next_tile;    // this block's next whole tile
+  long long slice, slice_end;
+  int slices_per_tile, G;
+
+  // The next piece of work: tile, K slices [k_begin, k_end). False when there is none.
+  SGEMM_TUNE_HD constexpr bool next(long long &tile, int &k_begin, int &k_end) {
+    if (next_tile < tiles_whole) {
+      tile = next_tile;
+      next_tile += G;
+      k_begin = 0;
+      k_end = slices_per_tile;
+      return true;
+    }
+    if (slice >= slice_end) return false;
+    tile = tiles_whole + slice / slices_per_tile;
+    k_begin = static_cast<int>(slice % slices_per_tile);
+    const long long left = slice_end - slice;
+    k_end = left < slices_per_tile - k_begin ? k_begin + static_cast<int>(left) : slices_per_tile;
+    slice += k_end - k_begin;
+    return true;
+  }
+};
+
+SGEMM_TUNE_HD constexpr StreamKCursor stream_k_cursor(long long block, long long tiles, int slices_per_tile, int G) {
+  const long long whole = tiles - tiles % G;
+  const long long slices = (tiles - whole) * slices_per_tile;
+  return StreamKCursor{whole, block, stream_k_share_start(block, slices, G), stream_k_share_start(block + 1, slices, G),
+                       slices_per_tile, G};
+}
+
+// The tile that block b of the prepare pass sets to beta * C, or -1. A tile is split when
+// some block's share starts strictly inside it; the first such block prepares it, so each
+// split tile is prepared once and no whole tile is touched.
+SGEMM_TUNE_HD constexpr long long stream_k_prepared_tile(long long block, long long tiles, int slices_per_tile, int G) {
+  const long long whole = tiles - tiles % G;
+  const long long slices = (tiles - whole) * slices_per_tile;
+  if (block <= 0 || block >= G) return -1;
+  const long long start = stream_k_share_start(block, slices, G);
+  if (start >= slices || start % slices_per_tile == 0) return -1;
+  const long long tile_start = start - start % slices_per_tile;
+  if (stream_k_share_start(block - 1, slices, G) > tile_start) return -1;  // an earlier block starts inside it
+  return whole + start / slices_per_tile;
 }
 
 }  // namespace sgemm_tune_kernels

@@ -50,28 +50,59 @@ struct GpuTable {
   int count;
 };
 
-template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int STAGES>
+// Blocks of `kernel` the current device holds at once (SMs x resident blocks), the grid
+// of a stream-K launch. Asked of the runtime on every call: a program may switch devices.
+inline cudaError_t persistent_blocks(const void *kernel, int threads, int smem, int *blocks) {
+  int device = 0, sms = 0, per_sm = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem);
+  *blocks = sms * per_sm;
+  if (e == cudaSuccess && *blocks < 1) e = cudaErrorInvalidConfiguration;
+  return e;
+}
+
+// The launches of tile_launch_plan: the prepare pass when there is one, then the compute pass.
+inline cudaError_t launch_planned(const void *kernel, const SgemmTile &t, int M, int N, int K, float alpha,
+                                  const float *A, const float *B, float beta, float *C, cudaStream_t stream) {
+  const int threads = sgemm_tune_kernels::tile_threads(t);
+  const int smem = sgemm_tune_kernels::tile_smem_bytes(t);
+  int blocks = 0;
+  if (t.STREAMK) {
+    const cudaError_t e = persistent_blocks(kernel, threads, smem, &blocks);
+    if (e != cudaSuccess) return e;
+  }
+  const sgemm_tune_kernels::SgemmLaunchPlan plan = sgemm_tune_kernels::tile_launch_plan(t, M, N, blocks);
+  void *args[] = {&M, &N, &K, &alpha, &A, &B, &beta, &C};
+  if (plan.prepare) {
+    const cudaError_t e = cudaLaunchKernel(kernel, dim3(plan.prepare_grid_x, 1, sgemm_tune_kernels::kStreamKPreparePass),
+                                           dim3(threads), args, smem, stream);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaLaunchKernel(kernel, dim3(plan.grid_x, plan.grid_y, plan.grid_z), dim3(threads), args, smem, stream);
+}
+
+template <SGEMM_TUNE_TILE_PARAMS>
 cudaError_t launch_fast(int M, int N, int K, float alpha, const float *A, const float *B, float beta, float *C,
                         cudaStream_t stream) {
-  constexpr SgemmTile t{BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES};
+  constexpr SgemmTile t{SGEMM_TUNE_TILE_ARGS};
   constexpr int smem = sgemm_tune_kernels::tile_smem_bytes(t);
-  auto *kernel = &sgemm_tune_kernels::sgemm_double_buffered<BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES>;
+  auto *kernel = &sgemm_tune_kernels::sgemm_double_buffered<SGEMM_TUNE_TILE_ARGS>;
   if (smem > 48 * 1024) {
     const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (e != cudaSuccess) return e;
   }
-  kernel<<<dim3(N / BN, M / BM), sgemm_tune_kernels::tile_threads(t), smem, stream>>>(M, N, K, alpha, A, B, beta, C);
-  return cudaGetLastError();
+  return launch_planned(reinterpret_cast<const void *>(kernel), t, M, N, K, alpha, A, B, beta, C, stream);
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int STAGES>
+template <SGEMM_TUNE_TILE_PARAMS>
 cudaError_t launch_bounds_checked(int M, int N, int K, float alpha, const float *A, const float *B, float beta,
                                   float *C, cudaStream_t stream) {
-  constexpr SgemmTile t{BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES};
+  constexpr SgemmTile t{SGEMM_TUNE_TILE_ARGS};
   constexpr int smem = sgemm_tune_kernels::tile_checked_smem_bytes(t);
   static_assert(smem <= 48 * 1024, "the bounds-checked default tile must fit without raising limits");
   const dim3 grid(static_cast<unsigned>((N + BN - 1) / BN), static_cast<unsigned>((M + BM - 1) / BM));
-  sgemm_tune_kernels::sgemm_bounds_checked<BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES>
+  sgemm_tune_kernels::sgemm_bounds_checked<SGEMM_TUNE_TILE_ARGS>
       <<<grid, sgemm_tune_kernels::tile_threads(t), smem, stream>>>(M, N, K, alpha, A, B, beta, C);
   return cudaGetLastError();
 }
@@ -79,10 +110,10 @@ cudaError_t launch_bounds_checked(int M, int N, int K, float alpha, const float 
 inline cudaError_t launch_default(int M, int N, int K, float alpha, const float *A, const float *B, float beta,
                                   float *C, cudaStream_t stream, bool fast) {
   constexpr SgemmTile d = sgemm_tune_kernels::kDefaultTile;
-  return fast ? launch_fast<d.BM, d.BN, d.BK, d.WM, d.WN, d.WNITER, d.TM, d.TN, d.STAGES>(M, N, K, alpha, A, B, beta,
-                                                                                          C, stream)
-              : launch_bounds_checked<d.BM, d.BN, d.BK, d.WM, d.WN, d.WNITER, d.TM, d.TN, d.STAGES>(
-                    M, N, K, alpha, A, B, beta, C, stream);
+  return fast ? launch_fast<d.BM, d.BN, d.BK, d.WM, d.WN, d.WNITER, d.TM, d.TN, d.STAGES, d.PREFETCH, d.STREAMK>(
+                    M, N, K, alpha, A, B, beta, C, stream)
+              : launch_bounds_checked<d.BM, d.BN, d.BK, d.WM, d.WN, d.WNITER, d.TM, d.TN, d.STAGES, d.PREFETCH,
+                                      d.STREAMK>(M, N, K, alpha, A, B, beta, C, stream);
 }
 
 inline cudaError_t launch_cubin(const TunedKernel &k, LoadedCode &code, int device, int M, int N, int K,
@@ -108,9 +139,7 @@ inline cudaError_t launch_cubin(const TunedKernel &k, LoadedCode &code, int devi
         cudaKernelSetAttributeForDevice(code.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem, device);
     if (e != cudaSuccess) return e;
   }
-  void *args[] = {&M, &N, &K, &alpha, &A, &B, &beta, &C};
-  return cudaLaunchKernel(reinterpret_cast<const void *>(code.kernel), dim3(N / t.BN, M / t.BM),
-                          dim3(sgemm_tune_kernels::tile_threads(t)), args, smem, stream);
+  return launch_planned(reinterpret_cast<const void *>(code.kernel), t, M, N, K, alpha, A, B, beta, C, stream);
 }
 
 // The GPU table of `device`, or null when it was not tuned. Device names are read once.

@@ -18,7 +18,7 @@
 namespace sgemm_tune_kernels {
 
 // The seed kernel's own configuration: valid everywhere, 24 KB of shared memory.
-constexpr SgemmTile kDefaultTile{128, 64, 16, 64, 32, 2, 4, 4, 2};
+constexpr SgemmTile kDefaultTile{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
 
 enum class SelectKind { exact, nearest, none };
 

@@ -6,7 +6,7 @@
 namespace sgemm_tune {
 namespace {
 
-const SgemmTile kSeed{128, 64, 16, 64, 32, 2, 4, 4, 2};
+const SgemmTile kSeed{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
 
 bool holds(const std::string &text, const SgemmTile &t = kSeed) { return Constraint::parse(text).holds(t); }
 

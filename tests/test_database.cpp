@@ -43,7 +43,7 @@ TEST_F(DatabaseTest, RoundTripsARunAndItsResults) {
     run = store.begin_run(provenance());
     ResultRow ok;
     ok.shape = Shape{4096, 4096, 4096};
-    ok.tile = SgemmTile{128, 64, 16, 64, 32, 2, 4, 4, 2};
+    ok.tile = SgemmTile{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
     ok.status = CandidateStatus::ok;
     ok.registers = 139;
     ok.blocks_per_sm = 3;
@@ -158,7 +158,7 @@ TEST_F(DatabaseTest, TwoWritersAtOnceLoseNothing) {
         for (int i = 0; i < kRows; ++i) {
           ResultRow row;
           row.shape = Shape{64, 64, 64 * (i + 1)};
-          row.tile = SgemmTile{128, 64, 16, 64, 32, 2, 4, 4, 2};
+          row.tile = SgemmTile{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
           row.status = CandidateStatus::ok;
           row.time_ms = 1.0 + i;
           store.record(run, row);

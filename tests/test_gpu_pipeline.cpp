@@ -35,9 +35,9 @@ class GpuPipeline : public ::testing::Test {
     if (!dir_.empty()) std::filesystem::remove_all(dir_);
   }
 
-  TuneOptions options(KernelSource kernel = KernelSource::embedded()) const {
+  TuneOptions options(KernelSource kernel = KernelSource::embedded(), const std::string &space = "small.json") const {
     TuneOptions o;
-    o.space = load_search_space(testing::source_dir() + "/tests/data/small.json");
+    o.space = load_search_space(testing::source_dir() + "/tests/data/" + space);
     o.shapes = o.space.shapes;
     o.db_path = (dir_ / "tune.db").string();
     o.jobs = 4;
@@ -282,6 +282,28 @@ TEST_F(GpuPipeline, IgnoringBetaIsCaught) {
   st.bind(1, r.run_id);
   ASSERT_TRUE(st.step());
   EXPECT_EQ(st.column_int(0), static_cast<std::int64_t>(r.counts.wrong_result));
+}
+
+TEST_F(GpuPipeline, PrefetchAndStreamKAreVerifiedOnTileCountsThatAreNotWholeWaves) {
+  // Shapes with fewer tiles than the GPU holds, more but not whole waves, and 49 K slices
+  // per tile: each stream-K launch splits tiles at other places.
+  const TuneReport r = run_tuning(options(KernelSource::embedded(), "stream_k.json"));
+  EXPECT_EQ(r.counts.survivors, 6u);
+  EXPECT_EQ(r.counts.wrong_result, 0u);
+  EXPECT_EQ(r.counts.launch_failed, 0u);
+  EXPECT_EQ(r.counts.ok, r.counts.survivors * r.shapes.size());
+}
+
+TEST_F(GpuPipeline, StreamKWithoutItsPreparePassIsCaught) {
+  // Without the prepare pass the split tiles accumulate into whatever C held (NaN in the
+  // beta == 0 check, unscaled C in the beta != 0 one).
+  TuneOptions o = options(planted("if (t < 0) return;", "return;"), "stream_k.json");
+  o.space.constraints.clear();
+  o.space.values[10] = {1};  // STREAMK only
+  const TuneReport r = run_tuning(o);
+  EXPECT_GT(r.counts.survivors, 0u);
+  EXPECT_EQ(r.counts.ok, 0u);
+  EXPECT_EQ(r.counts.wrong_result, r.counts.survivors * r.shapes.size());
 }
 
 }  // namespace

@@ -10,11 +10,11 @@
 namespace sgemm_tune {
 namespace {
 
-const SgemmTile kSeed{128, 64, 16, 64, 32, 2, 4, 4, 2};
+const SgemmTile kSeed{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
 
 TEST(NvrtcCompile, SeedConfigurationForSm90) {
   const CompiledKernel k = compile_kernel(KernelSource::embedded(), CompileOptions{}, kSeed);
-  EXPECT_EQ(k.name_expression, "sgemm_tune_kernels::sgemm_double_buffered<128,64,16,64,32,2,4,4,2>");
+  EXPECT_EQ(k.name_expression, "sgemm_tune_kernels::sgemm_double_buffered<128,64,16,64,32,2,4,4,2,0,0>");
   EXPECT_EQ(k.lowered_name.rfind("_Z", 0), 0u) << k.lowered_name;
   ASSERT_GT(k.cubin.size(), 4u);
   EXPECT_EQ(k.cubin.substr(0, 4), std::string("\x7f" "ELF"));
@@ -42,6 +42,17 @@ TEST(NvrtcCompile, ThreeStagesCompile) {
   EXPECT_GT(k.usage.registers, 0);
 }
 
+TEST(NvrtcCompile, PrefetchAndStreamKCompileWithoutSpills) {
+  // The best structure of the 4096 space with both switches: two fragment sets and the
+  // persistent loop must still fit in registers.
+  const SgemmTile t{128, 256, 16, 32, 128, 4, 4, 4, 3, 1, 1};
+  const CompiledKernel k = compile_kernel(KernelSource::embedded(), CompileOptions{}, t);
+  EXPECT_EQ(k.name_expression, "sgemm_tune_kernels::sgemm_double_buffered<128,256,16,32,128,4,4,4,3,1,1>");
+  EXPECT_GT(k.usage.registers, 128);
+  EXPECT_LE(k.usage.registers, 255);
+  EXPECT_EQ(k.usage.spill_store_bytes + k.usage.spill_load_bytes, 0);
+}
+
 TEST(NvrtcCompile, InvalidTileFailsTheKernelsOwnStaticAssert) {
   SgemmTile t = kSeed;
   t.WM = 48;  // 128 % 48 != 0
@@ -49,7 +60,7 @@ TEST(NvrtcCompile, InvalidTileFailsTheKernelsOwnStaticAssert) {
     compile_kernel(KernelSource::embedded(), CompileOptions{}, t);
     FAIL() << "compiled an invalid tile";
   } catch (const CompileError &e) {
-    EXPECT_NE(std::string(e.what()).find("sgemm_double_buffered<128,64,16,48,32,2,4,4,2>"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("sgemm_double_buffered<128,64,16,48,32,2,4,4,2,0,0>"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("--gpu-architecture=sm_90"), std::string::npos);
     EXPECT_NE(e.log().find("invalid SGEMM tile configuration"), std::string::npos) << e.log();
   }

@@ -6,7 +6,7 @@ namespace sgemm_tune {
 namespace {
 
 const SmLimits kH200 = sm_limits_for_arch("sm_90");
-const SgemmTile kSeed{128, 64, 16, 64, 32, 2, 4, 4, 2};
+const SgemmTile kSeed{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
 
 TEST(Prune, SeedSurvivesBeforeAndAfterCompiling) {
   EXPECT_FALSE(prune_before_compile(kSeed, PruneSettings{}, kH200).pruned);
@@ -17,14 +17,14 @@ TEST(Prune, SeedSurvivesBeforeAndAfterCompiling) {
 }
 
 TEST(Prune, TooManyLiveFloatsIsPrunedBeforeCompiling) {
-  const SgemmTile big{256, 256, 8, 128, 128, 1, 8, 8, 2};  // 512 accumulators a thread
+  const SgemmTile big{256, 256, 8, 128, 128, 1, 8, 8, 2, 0, 0};  // 512 accumulators a thread
   const PruneVerdict v = prune_before_compile(big, PruneSettings{}, kH200);
   EXPECT_TRUE(v.pruned);
   EXPECT_EQ(v.reason, kPruneRegisterEstimate);
 }
 
 TEST(Prune, SharedMemoryOverTheBlockLimitIsPrunedBeforeCompiling) {
-  const SgemmTile deep{256, 256, 32, 64, 64, 1, 8, 8, 4};  // 4 x (32 x 257 + 32 x 256) x 4 bytes
+  const SgemmTile deep{256, 256, 32, 64, 64, 1, 8, 8, 4, 0, 0};  // 4 x (32 x 257 + 32 x 256) x 4 bytes
   ASSERT_EQ(sgemm_tune_kernels::check_tile(deep), TileRule::ok);
   const PruneVerdict v = prune_before_compile(deep, PruneSettings{}, kH200);
   EXPECT_TRUE(v.pruned);

@@ -142,7 +142,7 @@ TEST_F(QueryTest, EmissionIsDeterministicAndCarriesTheTimedCode) {
   EXPECT_NE(a.text.find("Do not edit"), std::string::npos);
   EXPECT_NE(a.text.find(KernelSource::embedded().hash), std::string::npos);
   EXPECT_NE(a.text.find("NVIDIA H200"), std::string::npos);
-  EXPECT_NE(a.text.find("launch_fast<128,64,16,64,32,2,4,4,2>"), std::string::npos);  // no code kept: source
+  EXPECT_NE(a.text.find("launch_fast<128,64,16,64,32,2,4,4,2,0,0>"), std::string::npos);  // no code kept: source
   EXPECT_NE(a.text.find("0x7f, 0x45, 0x4c, 0x46"), std::string::npos);                // an ELF image
 
   const KernelSource edited = edited_template();

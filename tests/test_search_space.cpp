@@ -47,7 +47,7 @@ TEST(SearchSpace, LoadsTheShippedSpaces) {
   EXPECT_EQ(s.values[8], (std::vector<int>{2, 3}));
   ASSERT_EQ(s.references.size(), 1u);
   EXPECT_EQ(s.references[0].first, "seed");
-  const SgemmTile seed{128, 64, 16, 64, 32, 2, 4, 4, 2};
+  const SgemmTile seed{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
   EXPECT_TRUE(s.references[0].second == seed);
   // The seed's configuration is in the space and passes its constraints.
   const Enumeration e = enumerate_candidates(s);

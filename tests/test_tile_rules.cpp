@@ -9,7 +9,7 @@ using sgemm_tune_kernels::check_tile;
 using sgemm_tune_kernels::shape_fits_tile;
 
 TEST(TileRules, TheSeedConfigurationIsValid) {
-  const SgemmTile seed{128, 64, 16, 64, 32, 2, 4, 4, 2};
+  const SgemmTile seed{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
   EXPECT_EQ(check_tile(seed), TileRule::ok);
   EXPECT_EQ(sgemm_tune_kernels::tile_threads(seed), 128);
   EXPECT_EQ(sgemm_tune_kernels::tile_warp_m_iterations(seed), 2);
@@ -18,16 +18,23 @@ TEST(TileRules, TheSeedConfigurationIsValid) {
   EXPECT_EQ(sgemm_tune_kernels::tile_smem_bytes(seed), 2 * (16 * 130 + 16 * 64) * 4);
   // 64 accumulators, 8 + 8 fragment floats, 4 float4 A-prefetch registers (16 floats).
   EXPECT_EQ(sgemm_tune_kernels::tile_live_floats(seed), 64 + 8 + 8 + 16);
+  // Register double-buffering keeps two sets of fragments.
+  SgemmTile prefetch = seed;
+  prefetch.PREFETCH = 1;
+  EXPECT_EQ(sgemm_tune_kernels::tile_live_floats(prefetch), 64 + 2 * (8 + 8) + 16);
 }
 
 TEST(TileRules, EachRuleIsEnforced) {
-  const SgemmTile seed{128, 64, 16, 64, 32, 2, 4, 4, 2};
+  const SgemmTile seed{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
   auto with = [&](auto change) {
     SgemmTile t = seed;
     change(t);
     return check_tile(t);
   };
   EXPECT_EQ(with([](SgemmTile &t) { t.TM = 0; }), TileRule::non_positive);
+  EXPECT_EQ(with([](SgemmTile &t) { t.PREFETCH = 2; }), TileRule::switch_value);
+  EXPECT_EQ(with([](SgemmTile &t) { t.STREAMK = -1; }), TileRule::switch_value);
+  EXPECT_EQ(with([](SgemmTile &t) { t.PREFETCH = 1; t.STREAMK = 1; }), TileRule::ok);
   EXPECT_EQ(with([](SgemmTile &t) { t.STAGES = 1; }), TileRule::too_few_stages);
   EXPECT_EQ(with([](SgemmTile &t) { t.WM = 48; }), TileRule::warp_tile_split);
   EXPECT_EQ(with([](SgemmTile &t) { t.BM = 4096; t.BN = 256; }), TileRule::thread_count);
@@ -40,11 +47,11 @@ TEST(TileRules, EachRuleIsEnforced) {
   // 128 threads load a 64-wide B row as 16 float4: 8 rows a pass, but BK = 4 has only 4.
   EXPECT_EQ(with([](SgemmTile &t) { t.BK = 4; }), TileRule::b_load_mapping);
   // 256 threads, BK 8: 2 float4 per A row, 128 rows a pass; BM 64 has fewer rows.
-  EXPECT_EQ(check_tile(SgemmTile{64, 256, 8, 32, 64, 2, 4, 4, 2}), TileRule::a_load_mapping);
+  EXPECT_EQ(check_tile(SgemmTile{64, 256, 8, 32, 64, 2, 4, 4, 2, 0, 0}), TileRule::a_load_mapping);
 }
 
 TEST(TileRules, ShapeMustDivideIntoTiles) {
-  const SgemmTile seed{128, 64, 16, 64, 32, 2, 4, 4, 2};
+  const SgemmTile seed{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
   EXPECT_TRUE(shape_fits_tile(seed, 4096, 4096, 4096));
   EXPECT_FALSE(shape_fits_tile(seed, 4096 + 64, 4096, 4096));
   EXPECT_FALSE(shape_fits_tile(seed, 4096, 4096 + 32, 4096));

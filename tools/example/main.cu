@@ -83,6 +83,36 @@ double median_ms(F launch, int repeats) {
   return repeats % 2 ? ms[repeats / 2] : 0.5 * (ms[repeats / 2 - 1] + ms[repeats / 2]);
 }
 
+// The FP32 FFMA ceiling of this GPU, measured: 8 independent FMA chains per thread, enough
+// blocks to fill every SM several times. The yardstick for "percent of the ceiling".
+__global__ void ffma_chains(float *out, int iterations, float a, float b) {
+  float x[8];
+  for (int i = 0; i < 8; ++i) x[i] = threadIdx.x + i;
+  for (int it = 0; it < iterations; ++it) {
+#pragma unroll
+    for (int i = 0; i < 8; ++i) x[i] = fmaf(x[i], a, b);
+  }
+  float sum = 0;
+  for (int i = 0; i < 8; ++i) sum += x[i];
+  if (sum == 12345.678f) out[threadIdx.x] = sum;  // keeps the chains alive
+}
+
+double ffma_ceiling_tflops() {
+  int sms = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const int blocks = sms * 8, threads = 256, iterations = 1 << 15;
+  float *out;
+  CHECK(cudaMalloc(&out, threads * sizeof(float)));
+  const double ms = median_ms(
+      [&] {
+        ffma_chains<<<blocks, threads>>>(out, iterations, 0.999f, 0.001f);
+        CHECK(cudaGetLastError());
+      },
+      9);
+  CHECK(cudaFree(out));
+  return 2.0 * 8 * double(iterations) * blocks * threads / ms / 1e9;
+}
+
 int main(int argc, char **argv) {
   std::vector<std::string> shapes;
   for (int i = 1; i < argc; ++i) shapes.push_back(argv[i]);
@@ -90,8 +120,11 @@ int main(int argc, char **argv) {
   cublasHandle_t cublas;
   CHECK_CUBLAS(cublasCreate(&cublas));
   int passed = 0, failed = 0;
-  std::printf("%-16s %10s %9s %10s %9s %8s %9s %9s  %s\n", "shape", "tuned ms", "TFLOP/s", "cuBLAS ms", "TFLOP/s",
-              "ratio", "err b=0", "err b=.5", "result");
+  const double ceiling = ffma_ceiling_tflops();
+  std::printf("FFMA ceiling measured now: %.2f TFLOP/s\n", ceiling);
+  std::printf("%-16s %10s %9s %8s %10s %9s %8s %8s %9s %9s  %s\n", "shape", "tuned ms", "TFLOP/s", "%ceil", "cuBLAS ms",
+              "TFLOP/s", "%ceil", "ratio", "err b=0", "err b=.5", "result");
+  double log_ratio_sum = 0, lowest_ratio = 1e300;
   for (const std::string &s : shapes) {
     int M, N, K;
     if (std::sscanf(s.c_str(), "%dx%dx%d", &M, &N, &K) != 3 || M < 1 || N < 1 || K < 1) {
@@ -132,12 +165,18 @@ int main(int argc, char **argv) {
     const double tuned = median_ms([&] { CHECK(sgemm_tuned(M, N, K, 1.0f, A, B, 0.0f, C)); }, repeats);
     const double ref = median_ms([&] { reference(0.0f, R); }, repeats);
     const double flop = 2.0 * M * N * double(K);
-    std::printf("%-16s %10.4f %9.2f %10.4f %9.2f %7.1f%% %9.1e %9.1e  %s\n", s.c_str(), tuned, flop / tuned / 1e9, ref,
-                flop / ref / 1e9, 100.0 * ref / tuned, e0, e1, ok ? "ok" : "WRONG");
+    const double tuned_tflops = flop / tuned / 1e9, ref_tflops = flop / ref / 1e9;
+    std::printf("%-16s %10.4f %9.2f %7.1f%% %10.4f %9.2f %7.1f%% %7.1f%% %9.1e %9.1e  %s\n", s.c_str(), tuned,
+                tuned_tflops, 100.0 * tuned_tflops / ceiling, ref, ref_tflops, 100.0 * ref_tflops / ceiling,
+                100.0 * ref / tuned, e0, e1, ok ? "ok" : "WRONG");
+    log_ratio_sum += std::log(ref / tuned);
+    lowest_ratio = std::min(lowest_ratio, ref / tuned);
     (ok ? passed : failed) += 1;
     for (float *p : {A, B, C, R, C0}) CHECK(cudaFree(p));
   }
   cublasDestroy(cublas);
+  std::printf("geometric mean of tuned / cuBLAS speed: %.1f%%, lowest %.1f%%, over %zu shapes\n",
+              100.0 * std::exp(log_ratio_sum / shapes.size()), 100.0 * lowest_ratio, shapes.size());
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -12,6 +12,7 @@
 
 #include "tuner/common/errors.h"
 #include "tuner/compile/nvrtc_compiler.h"
+#include "tuner/record/tile_columns.h"
 #include "tuner/version.h"
 
 namespace sgemm_tune {
@@ -25,9 +26,8 @@ struct Code {
 };
 
 std::optional<Code> timed_code(Database &db, const BestEntry &e) {
-  Statement st = db.prepare(
-      "SELECT lowered_name, cubin FROM kernels WHERE fingerprint = ?1 AND bm = ?2 AND bn = ?3 AND bk = ?4 AND "
-      "wm = ?5 AND wn = ?6 AND wniter = ?7 AND tm = ?8 AND tn = ?9 AND stages = ?10");
+  Statement st = db.prepare("SELECT lowered_name, cubin FROM kernels WHERE fingerprint = ?1 AND " +
+                            tile_column_match(2));
   st.bind(1, e.fingerprint_hash);
   for (std::size_t p = 0; p < kTileParameters.size(); ++p) st.bind(static_cast<int>(2 + p), tile_parameter(e.tile, p));
   if (!st.step()) return std::nullopt;

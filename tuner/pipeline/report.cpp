@@ -13,9 +13,9 @@ std::string format(const char *fmt, double v) {
 }
 
 std::string tile_columns(const SgemmTile &t) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%4d %4d %3d %4d %4d %6d %3d %3d %6d", t.BM, t.BN, t.BK, t.WM, t.WN, t.WNITER, t.TM,
-                t.TN, t.STAGES);
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%4d %4d %3d %4d %4d %6d %3d %3d %6d %3d %3d", t.BM, t.BN, t.BK, t.WM, t.WN, t.WNITER,
+                t.TM, t.TN, t.STAGES, t.PREFETCH, t.STREAMK);
   return buf;
 }
 
@@ -85,7 +85,7 @@ void print_report(const TuneReport &r, std::ostream &out, std::size_t top) {
       out << "  no candidate was timed at this shape\n";
       continue;
     }
-    out << "  rank   BM   BN  BK   WM   WN WNITER  TM  TN STAGES regs blk/SM  time ms  TFLOP/s  %cuBLAS    error\n";
+    out << "  rank   BM   BN  BK   WM   WN WNITER  TM  TN STAGES  PF  SK regs blk/SM  time ms  TFLOP/s  %cuBLAS    error\n";
     const auto row = [&](const std::string &label, const RankedResult &x) {
       char buf[160];
       std::snprintf(buf, sizeof buf, "  %4s %s %4d %6d %8.3f %8.2f %7.1f%% %8.1e\n", label.c_str(),

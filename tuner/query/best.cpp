@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "tuner/compile/nvrtc_compiler.h"
+#include "tuner/record/tile_columns.h"
 
 namespace sgemm_tune {
 namespace {
@@ -47,9 +48,8 @@ std::vector<std::string> tuned_gpus(Database &db) {
 }
 
 std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env) {
-  Statement st = db.prepare(R"(
-    SELECT r.gpu_name, r.compute_capability, x.m, x.n, x.k, x.bm, x.bn, x.bk, x.wm, x.wn, x.wniter, x.tm, x.tn,
-           x.stages, x.time_ms, x.tflops, x.cublas_ms, x.measured_at, r.id, r.template_hash, r.compile_options,
+  Statement st = db.prepare("SELECT r.gpu_name, r.compute_capability, x.m, x.n, x.k, " + tile_column_list("x.") + R"(,
+           x.time_ms, x.tflops, x.cublas_ms, x.measured_at, r.id, r.template_hash, r.compile_options,
            r.nvrtc_version, r.driver_version, r.tuner_version, r.fingerprint, r.started_at
     FROM results x JOIN runs r ON r.id = x.run_id
     WHERE x.status = 'ok' AND x.time_ms > 0
@@ -65,16 +65,18 @@ std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env)
     e.shape = Shape{st.column_int(2), st.column_int(3), st.column_int(4)};
     for (std::size_t p = 0; p < kTileParameters.size(); ++p)
       set_tile_parameter(e.tile, p, static_cast<int>(st.column_int(static_cast<int>(5 + p))));
-    e.time_ms = st.column_double(14);
-    e.tflops = st.column_double(15);
-    e.cublas_ms = st.column_double(16);
+    const int f = 5 + static_cast<int>(kTileColumns.size());
+    e.time_ms = st.column_double(f);
+    e.tflops = st.column_double(f + 1);
+    e.cublas_ms = st.column_double(f + 2);
     e.percent_of_cublas = e.time_ms > 0 ? 100.0 * e.cublas_ms / e.time_ms : 0;
-    e.measured_at = st.column_text(17);
-    e.run_id = st.column_int(18);
-    e.fingerprint = Fingerprint{st.column_text(19), st.column_text(20), st.column_text(21), st.column_text(22),
-                                e.gpu_name,         e.compute_capability, st.column_text(23)};
-    e.fingerprint_hash = st.column_text(24);
-    row.started_at = st.column_text(25);
+    e.measured_at = st.column_text(f + 3);
+    e.run_id = st.column_int(f + 4);
+    e.fingerprint = Fingerprint{st.column_text(f + 5), st.column_text(f + 6), st.column_text(f + 7),
+                                st.column_text(f + 8), e.gpu_name,           e.compute_capability,
+                                st.column_text(f + 9)};
+    e.fingerprint_hash = st.column_text(f + 10);
+    row.started_at = st.column_text(f + 11);
     groups[Key{e.gpu_name, e.compute_capability, e.shape.M, e.shape.N, e.shape.K}].push_back(std::move(row));
   }
 

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "tuner/common/errors.h"
+#include "tuner/record/tile_columns.h"
 
 namespace sgemm_tune {
 namespace {
@@ -125,7 +126,7 @@ json export_database(Database &db) {
     run["results"] = std::move(results);
   }
   doc["runs"] = std::move(runs);
-  doc["kernels"] = rows_of(db, "SELECT * FROM kernels ORDER BY fingerprint, bm, bn, bk, wm, wn, wniter, tm, tn, stages");
+  doc["kernels"] = rows_of(db, "SELECT * FROM kernels ORDER BY fingerprint, " + tile_column_list());
   return doc;
 }
 

@@ -7,6 +7,7 @@
 #include "tuner/common/errors.h"
 #include "tuner/common/hash.h"
 #include "tuner/record/migrations.h"
+#include "tuner/record/tile_columns.h"
 
 namespace sgemm_tune {
 namespace {
@@ -21,13 +22,18 @@ Database open_for_tuning(const std::string &path) {
   }
 }
 
-constexpr const char *kInsertResult = R"(
-  INSERT INTO results (run_id, m, n, k, bm, bn, bk, wm, wn, wniter, tm, tn, stages, status, reason, detail,
-                       threads, registers, spill_bytes, smem_bytes, blocks_per_sm, runtime_blocks_per_sm,
-                       occupancy, time_ms, tflops, cublas_ms, cublas_tflops, error_beta0, error_beta,
-                       compile_seconds, measured_at, repeats)
-  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
-          ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32))";
+// Parameters ?1-?4: run and shape; then the tile columns; then the rest from kFirstAfterTile.
+constexpr int kFirstAfterTile = 5 + static_cast<int>(kTileColumns.size());
+
+std::string insert_result_sql() {
+  std::string sql = "INSERT INTO results (run_id, m, n, k, " + tile_column_list() +
+                    ", status, reason, detail, threads, registers, spill_bytes, smem_bytes, blocks_per_sm, "
+                    "runtime_blocks_per_sm, occupancy, time_ms, tflops, cublas_ms, cublas_tflops, error_beta0, "
+                    "error_beta, compile_seconds, measured_at, repeats) VALUES (?1, ?2, ?3, ?4, " +
+                    tile_placeholders(5);
+  for (int i = kFirstAfterTile; i < kFirstAfterTile + 19; ++i) sql += ", ?" + std::to_string(i);
+  return sql + ")";
+}
 
 }  // namespace
 
@@ -86,16 +92,19 @@ void ResultStore::finish_run(std::int64_t run_id, bool succeeded) {
 }
 
 void ResultStore::insert(std::int64_t run_id, const ResultRow &r) {
-  Statement st = db_.prepare(kInsertResult);
+  static const std::string sql = insert_result_sql();
+  Statement st = db_.prepare(sql);
   st.bind(1, run_id).bind(2, r.shape.M).bind(3, r.shape.N).bind(4, r.shape.K);
   for (std::size_t p = 0; p < kTileParameters.size(); ++p) st.bind(static_cast<int>(5 + p), tile_parameter(r.tile, p));
-  st.bind(14, std::string(to_string(r.status)));
-  if (r.reason.empty()) st.bind_null(15); else st.bind(15, r.reason);
-  if (r.detail.empty()) st.bind_null(16); else st.bind(16, r.detail);
-  st.bind(17, r.threads).bind(18, r.registers).bind(19, r.spill_bytes).bind(20, r.smem_bytes);
-  st.bind(21, r.blocks_per_sm).bind(22, r.runtime_blocks_per_sm).bind(23, r.occupancy).bind(24, r.time_ms);
-  st.bind(25, r.tflops).bind(26, r.cublas_ms).bind(27, r.cublas_tflops).bind(28, r.error_beta0);
-  st.bind(29, r.error_beta).bind(30, r.compile_seconds).bind(31, utc_now()).bind(32, r.repeats);
+  const int f = kFirstAfterTile;
+  st.bind(f, std::string(to_string(r.status)));
+  if (r.reason.empty()) st.bind_null(f + 1); else st.bind(f + 1, r.reason);
+  if (r.detail.empty()) st.bind_null(f + 2); else st.bind(f + 2, r.detail);
+  st.bind(f + 3, r.threads).bind(f + 4, r.registers).bind(f + 5, r.spill_bytes).bind(f + 6, r.smem_bytes);
+  st.bind(f + 7, r.blocks_per_sm).bind(f + 8, r.runtime_blocks_per_sm).bind(f + 9, r.occupancy);
+  st.bind(f + 10, r.time_ms).bind(f + 11, r.tflops).bind(f + 12, r.cublas_ms).bind(f + 13, r.cublas_tflops);
+  st.bind(f + 14, r.error_beta0).bind(f + 15, r.error_beta).bind(f + 16, r.compile_seconds);
+  st.bind(f + 17, utc_now()).bind(f + 18, r.repeats);
   st.run();
 }
 
@@ -106,13 +115,13 @@ void ResultStore::record(std::int64_t run_id, const ResultRow &row) {
 }
 
 std::vector<PriorResult> ResultStore::prior_results(const std::string &fingerprint) {
-  Statement st = db_.prepare(R"(
-    SELECT x.m, x.n, x.k, x.bm, x.bn, x.bk, x.wm, x.wn, x.wniter, x.tm, x.tn, x.stages, x.status,
+  Statement st = db_.prepare("SELECT x.m, x.n, x.k, " + tile_column_list("x.") + R"(, x.status,
            COALESCE(x.time_ms, 0), COALESCE(x.registers, 0), COALESCE(x.blocks_per_sm, 0),
            MAX(COALESCE(x.error_beta0, 0), COALESCE(x.error_beta, 0))
     FROM results x JOIN runs r ON r.id = x.run_id
     WHERE r.fingerprint = ?1 AND x.status IN ('ok', 'wrong_result', 'launch_failed', 'compile_failed')
     ORDER BY x.status = 'ok' DESC, x.time_ms)");
+  const int f = 3 + static_cast<int>(kTileColumns.size());
   st.bind(1, fingerprint);
   std::vector<PriorResult> out;
   while (st.step()) {
@@ -120,11 +129,11 @@ std::vector<PriorResult> ResultStore::prior_results(const std::string &fingerpri
     p.shape = Shape{st.column_int(0), st.column_int(1), st.column_int(2)};
     for (std::size_t i = 0; i < kTileParameters.size(); ++i)
       set_tile_parameter(p.tile, i, static_cast<int>(st.column_int(static_cast<int>(3 + i))));
-    p.status = status_from_string(st.column_text(12)).value_or(CandidateStatus::launch_failed);
-    p.time_ms = st.column_double(13);
-    p.registers = static_cast<int>(st.column_int(14));
-    p.blocks_per_sm = static_cast<int>(st.column_int(15));
-    p.error = st.column_double(16);
+    p.status = status_from_string(st.column_text(f)).value_or(CandidateStatus::launch_failed);
+    p.time_ms = st.column_double(f + 1);
+    p.registers = static_cast<int>(st.column_int(f + 2));
+    p.blocks_per_sm = static_cast<int>(st.column_int(f + 3));
+    p.error = st.column_double(f + 4);
     out.push_back(p);
   }
   return out;
@@ -132,12 +141,13 @@ std::vector<PriorResult> ResultStore::prior_results(const std::string &fingerpri
 
 void ResultStore::record_kernel(const std::string &fingerprint, const SgemmTile &tile, const std::string &lowered_name,
                                 const std::string &cubin) {
-  Statement st = db_.prepare(R"(
-    INSERT OR IGNORE INTO kernels (fingerprint, bm, bn, bk, wm, wn, wniter, tm, tn, stages, lowered_name, cubin)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12))");
+  const int f = 2 + static_cast<int>(kTileColumns.size());
+  Statement st = db_.prepare("INSERT OR IGNORE INTO kernels (fingerprint, " + tile_column_list() +
+                             ", lowered_name, cubin) VALUES (?1, " + tile_placeholders(2) + ", ?" + std::to_string(f) +
+                             ", ?" + std::to_string(f + 1) + ")");
   st.bind(1, fingerprint);
   for (std::size_t p = 0; p < kTileParameters.size(); ++p) st.bind(static_cast<int>(2 + p), tile_parameter(tile, p));
-  st.bind(11, lowered_name).bind_blob(12, cubin);
+  st.bind(f, lowered_name).bind_blob(f + 1, cubin);
   st.run();
 }
 

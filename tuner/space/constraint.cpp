@@ -116,7 +116,7 @@ class Parser {
       std::string name = text_.substr(start, pos_ - start);
       if (!tile_quantity(SgemmTile{}, name)) {
         pos_ = start;
-        fail("unknown name '" + name + "' (parameters: BM BN BK WM WN WNITER TM TN STAGES; derived: THREADS SMEM_BYTES)");
+        fail("unknown name '" + name + "' (parameters: BM BN BK WM WN WNITER TM TN STAGES PREFETCH STREAMK; derived: THREADS SMEM_BYTES)");
       }
       return std::make_shared<Node>(Node{Node::Kind::name, 0, std::move(name), nullptr, nullptr});
     }

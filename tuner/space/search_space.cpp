@@ -106,11 +106,19 @@ void read_parameters(const FieldReader &r, const json &j, SearchSpace &space) {
   for (std::size_t p = 0; p < kTileParameters.size(); ++p) {
     const std::string name(kTileParameters[p]);
     const std::string field = "parameters." + name;
-    if (!j.contains(name)) r.fail(field, "missing (every parameter needs a list of values)");
+    if (!j.contains(name)) {
+      if (p >= kFirstSwitchParameter) {
+        space.values[p] = {0};  // a switch left out stays off
+        continue;
+      }
+      r.fail(field, "missing (every parameter needs a list of values)");
+    }
     const json &list = r.array(j.at(name), field);
+    const int max_value = p >= kFirstSwitchParameter ? 1 : kMaxParameterValue;
     std::set<int> seen;
     for (std::size_t i = 0; i < list.size(); ++i) {
-      const int v = static_cast<int>(r.integer(list[i], FieldReader::index(field, i), 1, kMaxParameterValue));
+      const int v =
+          static_cast<int>(r.integer(list[i], FieldReader::index(field, i), tile_parameter_min(p), max_value));
       if (!seen.insert(v).second) r.fail(FieldReader::index(field, i), "value " + std::to_string(v) + " is listed twice");
       space.values[p].push_back(v);
     }
@@ -164,9 +172,13 @@ void read_references(const FieldReader &r, const json &j, SearchSpace &space) {
     SgemmTile tile{};
     for (std::size_t p = 0; p < kTileParameters.size(); ++p) {
       const std::string name(kTileParameters[p]);
-      if (!item.value().contains(name)) r.fail(field + "." + name, "missing");
+      if (!item.value().contains(name)) {
+        if (p >= kFirstSwitchParameter) continue;  // a switch left out is 0
+        r.fail(field + "." + name, "missing");
+      }
       set_tile_parameter(tile, p,
-                         static_cast<int>(r.integer(item.value()[name], field + "." + name, 1, kMaxParameterValue)));
+                         static_cast<int>(r.integer(item.value()[name], field + "." + name, tile_parameter_min(p),
+                                                    kMaxParameterValue)));
     }
     space.references.emplace_back(item.key(), tile);
   }
@@ -192,7 +204,7 @@ void read_strategy(const FieldReader &r, const json &j, SearchSpace &space) {
       const std::string name(kTileParameters[p]);
       if (!j["probe"].contains(name)) continue;
       const std::string field = "strategy.probe." + name;
-      const int v = static_cast<int>(r.integer(j["probe"][name], field, 1, kMaxParameterValue));
+      const int v = static_cast<int>(r.integer(j["probe"][name], field, tile_parameter_min(p), kMaxParameterValue));
       const auto &values = space.values[p];
       if (std::find(values.begin(), values.end(), v) == values.end())
         r.fail(field, std::to_string(v) + " is not among the values of parameters." + name);

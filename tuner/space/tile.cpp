@@ -5,9 +5,9 @@
 namespace sgemm_tune {
 namespace {
 // Field pointers in kTileParameters order: one table serves get, set and compare.
-constexpr std::array<int SgemmTile::*, 9> kFields = {
-    &SgemmTile::BM, &SgemmTile::BN,     &SgemmTile::BK, &SgemmTile::WM,    &SgemmTile::WN,
-    &SgemmTile::WNITER, &SgemmTile::TM, &SgemmTile::TN, &SgemmTile::STAGES};
+constexpr std::array<int SgemmTile::*, kTileParameters.size()> kFields = {
+    &SgemmTile::BM,     &SgemmTile::BN, &SgemmTile::BK, &SgemmTile::WM,     &SgemmTile::WN,      &SgemmTile::WNITER,
+    &SgemmTile::TM,     &SgemmTile::TN, &SgemmTile::STAGES, &SgemmTile::PREFETCH, &SgemmTile::STREAMK};
 }  // namespace
 
 int tile_parameter(const SgemmTile &tile, std::size_t index) { return tile.*kFields.at(index); }
@@ -48,6 +48,7 @@ std::string_view tile_rule_code(TileRule rule) {
   switch (rule) {
     case TileRule::ok: return "ok";
     case TileRule::non_positive: return "non_positive";
+    case TileRule::switch_value: return "switch_value";
     case TileRule::too_few_stages: return "too_few_stages";
     case TileRule::warp_tile_split: return "warp_tile_split";
     case TileRule::thread_count: return "thread_count";

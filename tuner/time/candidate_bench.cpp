@@ -372,9 +372,9 @@ int run_measure_worker() {
     } else if (op == "measure") {
       CompiledKernel kernel;
       const std::string args = request.at("tile");
-      std::sscanf(args.c_str(), "%d,%d,%d,%d,%d,%d,%d,%d,%d", &kernel.tile.BM, &kernel.tile.BN, &kernel.tile.BK,
+      std::sscanf(args.c_str(), "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", &kernel.tile.BM, &kernel.tile.BN, &kernel.tile.BK,
                   &kernel.tile.WM, &kernel.tile.WN, &kernel.tile.WNITER, &kernel.tile.TM, &kernel.tile.TN,
-                  &kernel.tile.STAGES);
+                  &kernel.tile.STAGES, &kernel.tile.PREFETCH, &kernel.tile.STREAMK);
       kernel.lowered_name = request.at("symbol");
       kernel.cubin.resize(request.at("cubin_size").get<std::size_t>());
       std::cin.read(kernel.cubin.data(), static_cast<std::streamsize>(kernel.cubin.size()));

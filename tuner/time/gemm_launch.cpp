@@ -13,6 +13,14 @@ CandidateKernel::CandidateKernel(const CompiledKernel &compiled)
   SGEMM_CUDA_CHECK(cudaGetDevice(&device));
   SGEMM_CUDA_CHECK(cudaKernelSetAttributeForDevice(kernel_.kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                    smem_bytes_, device));
+  if (tile_.STREAMK) {
+    int sms = 0;
+    SGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    persistent_blocks_ = sms * runtime_blocks_per_sm();
+    if (persistent_blocks_ < 1)
+      throw CudaError("a stream-K kernel that no SM can hold (0 resident blocks) cannot be launched",
+                      cudaErrorInvalidConfiguration);
+  }
 }
 
 void CandidateKernel::launch(const GemmArgs &a, cudaStream_t stream) const {
@@ -21,8 +29,13 @@ void CandidateKernel::launch(const GemmArgs &a, cudaStream_t stream) const {
   const float *A = a.A, *B = a.B;
   float *C = a.C;
   void *params[] = {&M, &N, &K, &alpha, &A, &B, &beta, &C};
-  const dim3 grid(static_cast<unsigned>(N / tile_.BN), static_cast<unsigned>(M / tile_.BM));
-  SGEMM_CUDA_CHECK(cudaLaunchKernel(kernel_.function(), grid, dim3(threads_), params, smem_bytes_, stream));
+  const auto plan = sgemm_tune_kernels::tile_launch_plan(tile_, M, N, persistent_blocks_);
+  if (plan.prepare)
+    SGEMM_CUDA_CHECK(cudaLaunchKernel(kernel_.function(),
+                                      dim3(plan.prepare_grid_x, 1, sgemm_tune_kernels::kStreamKPreparePass),
+                                      dim3(threads_), params, smem_bytes_, stream));
+  SGEMM_CUDA_CHECK(cudaLaunchKernel(kernel_.function(), dim3(plan.grid_x, plan.grid_y, plan.grid_z), dim3(threads_),
+                                    params, smem_bytes_, stream));
 }
 
 int CandidateKernel::runtime_blocks_per_sm() const {

@@ -24,7 +24,8 @@ class CandidateKernel {
  public:
   // Throws CudaError when the cubin does not load.
   explicit CandidateKernel(const CompiledKernel &compiled);
-  // The shape must fit the tile (shape_fits_tile). Throws CudaError.
+  // The shape must fit the tile (shape_fits_tile). A stream-K tile launches two passes
+  // (tile_launch_plan). Throws CudaError.
   void launch(const GemmArgs &args, cudaStream_t stream) const;
   // What the runtime says about residency, for checking the occupancy model.
   int runtime_blocks_per_sm() const;
@@ -34,6 +35,7 @@ class CandidateKernel {
   SgemmTile tile_;
   int threads_ = 0;
   int smem_bytes_ = 0;
+  int persistent_blocks_ = 0;  // SMs x resident blocks: the grid of a stream-K launch
 };
 
 // C = alpha A B + beta C in row-major, through cublasSgemm's column-major interface.

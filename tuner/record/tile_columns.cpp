@@ -1,0 +1,33 @@
+#include "tuner/record/tile_columns.h"
+
+namespace sgemm_tune {
+
+std::string tile_column_list(std::string_view prefix) {
+  std::string out;
+  for (std::size_t i = 0; i < kTileColumns.size(); ++i) {
+    if (i) out += ", ";
+    out += prefix;
+    out += kTileColumns[i];
+  }
+  return out;
+}
+
+std::string tile_placeholders(int first) {
+  std::string out;
+  for (std::size_t i = 0; i < kTileColumns.size(); ++i) {
+    if (i) out += ", ";
+    out += "?" + std::to_string(first + static_cast<int>(i));
+  }
+  return out;
+}
+
+std::string tile_column_match(int first) {
+  std::string out;
+  for (std::size_t i = 0; i < kTileColumns.size(); ++i) {
+    if (i) out += " AND ";
+    out += std::string(kTileColumns[i]) + " = ?" + std::to_string(first + static_cast<int>(i));
+  }
+  return out;
+}
+
+}  // namespace sgemm_tune
