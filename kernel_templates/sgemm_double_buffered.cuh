@@ -58,15 +58,19 @@ __device__ __forceinline__ void atomic_add4(float4 *dst, float4 v) {
 #endif
 }
 
-// The prepare pass of a stream-K launch: block b sets the split tile that
-// stream_k_prepared_tile names to beta * C (to 0 when beta == 0, without reading C).
+// The prepare pass of a stream-K launch: blocks (b, 0, z) set the split tile that
+// stream_k_prepared_tile names to beta * C (to 0 when beta == 0, without reading C), each
+// of the kStreamKPreparePass z-slices a share of its rows: every element exactly once,
+// which matters when beta != 0.
 template <int BM, int BN, int NUM_THREADS>
 __device__ void stream_k_prepare(int N, float beta, float *__restrict__ C, long long tileCount, int tilesN,
                                  int kTilesPerTile) {
+  static_assert(BM % kStreamKPreparePass == 0, "the prepare pass splits a tile's rows evenly");
+  constexpr int ROWS = BM / kStreamKPreparePass;
   const long long t = stream_k_prepared_tile(blockIdx.x, tileCount, kTilesPerTile, gridDim.x);
   if (t < 0) return;
-  float *cTile = C + (t / tilesN) * BM * static_cast<long long>(N) + (t % tilesN) * BN;
-  for (int i = threadIdx.x; i < BM * (BN / 4); i += NUM_THREADS) {
+  float *cTile = C + ((t / tilesN) * BM + blockIdx.z * ROWS) * static_cast<long long>(N) + (t % tilesN) * BN;
+  for (int i = threadIdx.x; i < ROWS * (BN / 4); i += NUM_THREADS) {
     float4 *p = reinterpret_cast<float4 *>(&cTile[static_cast<long long>(i / (BN / 4)) * N + (i % (BN / 4)) * 4]);
     if (beta == 0.0f) {
       *p = make_float4(0.0f, 0.0f, 0.0f, 0.0f);

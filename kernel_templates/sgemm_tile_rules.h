@@ -143,8 +143,9 @@ SGEMM_TUNE_HD constexpr bool shape_fits_tile(const SgemmTile &t, long long M, lo
 // one pass over a grid of N/BN x M/BM blocks. A stream-K tile is two passes of the same
 // kernel: a prepare pass, grid (persistent_blocks, 1, kStreamKPreparePass), that scales by
 // beta the output tiles the compute pass will split (they are then accumulated into
-// atomically), and the compute pass, grid (persistent_blocks, 1, 1). persistent_blocks is
-// the number of blocks the GPU holds at once: SMs x blocks per SM.
+// atomically; the kernel tells the passes apart by gridDim.z, and the prepare pass's z
+// slices share each tile's rows), and the compute pass, grid (persistent_blocks, 1, 1).
+// persistent_blocks is the number of blocks the GPU holds at once: SMs x blocks per SM.
 enum : int { kStreamKPreparePass = 2 };
 
 struct SgemmLaunchPlan {

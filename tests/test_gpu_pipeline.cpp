@@ -199,8 +199,8 @@ TEST_F(GpuPipeline, KilledRunResumesWithoutMeasuringAgain) {
 // A candidate that faults (an illegal address: a sticky error, the context is lost) takes
 // down only the measurement worker: it is recorded, the worker starts again, the run goes on.
 TEST_F(GpuPipeline, FaultingCandidatesAreRecordedAndTheRunGoesOn) {
-  TuneOptions o = options(planted("float *cSub = C + (wSubRow * WSUBM) * N + wSubCol * WSUBN;",
-                                  "float *cSub = C + (wSubRow * WSUBM) * N + wSubCol * WSUBN + (1ll << 40);"));
+  TuneOptions o = options(planted("float *cSub = cWarp + (wSubRow * WSUBM) * N + wSubCol * WSUBN;",
+                                  "float *cSub = cWarp + (wSubRow * WSUBM) * N + wSubCol * WSUBN + (1ll << 40);"));
   o.worker_binary = testing::tuner_binary();
   o.space.prune.min_warps_per_sm = 1;
   const TuneReport r = run_tuning(o);
@@ -223,8 +223,8 @@ TEST_F(GpuPipeline, FaultingCandidatesAreRecordedAndTheRunGoesOn) {
 
 // A candidate that never finishes is stopped by the time limit and recorded likewise.
 TEST_F(GpuPipeline, HangingCandidatesAreStoppedByTheTimeout) {
-  TuneOptions o = options(planted("const int numTiles = K / BK;",
-                                  "const int numTiles = K / BK;\n  while (numTiles > 0) __nanosleep(1000);"));
+  TuneOptions o = options(planted("const int numTiles = kEnd - kBegin;",
+                                  "const int numTiles = kEnd - kBegin;\n    while (numTiles > 0) __nanosleep(1000);"));
   o.worker_binary = testing::tuner_binary();
   o.space.prune.min_warps_per_sm = 1;
   o.space.values[8] = {2};  // fewer candidates: each costs the whole timeout

@@ -12,6 +12,8 @@ cd "$(dirname "$0")/.."
 mkdir -p "$OUT"
 # Binaries: tools/pack_for_device.sh strips them from build/ into .device/ (small enough to carry).
 BIN=${BIN:-.device}
+# The GPU tests start the measurement worker from this binary.
+export SGEMM_TUNE_BINARY=${SGEMM_TUNE_BINARY:-$PWD/$BIN/sgemm-tune}
 run_tests=1
 limit=480
 while [ $# -gt 0 ]; do
