@@ -217,16 +217,10 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
 
     int readStage = 0;
     int writeStage = STAGES - 1;
-    // With PREFETCH the fragments of step k + 1 are read while the FFMAs of step k issue,
-    // across stage boundaries too: the barrier sits before the last step's FFMAs, which
-    // then cover the barrier and the first reads of the next stage. Without, each step
-    // reads and then multiplies, and the barrier ends the stage.
-    if (PREFETCH) loadFragments(0, 0, B_BASE, 0);
     for (int tileIdx = 0; tileIdx < numTiles; ++tileIdx) {
       // The stage written in this iteration is the one read in the previous one; the
-      // previous iteration's barrier came after its last read of it.
+      // barrier that ended the previous iteration makes that safe.
       const bool hasLoad = tileIdx + STAGES - 1 < numTiles;
-      const bool hasNext = tileIdx + 1 < numTiles;
       if (hasLoad) {
         loadA(tileIdx + STAGES - 1);
         copyB(tileIdx + STAGES - 1, writeStage);
@@ -235,21 +229,14 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
 
       const int as = readStage * A_STAGE;
       const int bs = B_BASE + readStage * B_STAGE;
-      const int nextStage = readStage + 1 == STAGES ? 0 : readStage + 1;
+      if (PREFETCH) loadFragments(0, as, bs, 0);
 #pragma unroll
       for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
-        const int set = PREFETCH ? dotIdx % 2 : 0;  // BK is even: step 0 always uses set 0
+        // With PREFETCH the next step's fragments are in flight while this step's FFMAs
+        // issue; without, each step loads and then multiplies.
+        const int set = PREFETCH ? dotIdx % 2 : 0;
         if (PREFETCH) {
-          if (dotIdx + 1 < BK) {
-            loadFragments(set ^ 1, as, bs, dotIdx + 1);
-          } else {
-            if (hasLoad) storeA(writeStage);
-            if (hasNext) {
-              detail::cp_async_wait<STAGES - 2>();
-              __syncthreads();
-              loadFragments(set ^ 1, nextStage * A_STAGE, B_BASE + nextStage * B_STAGE, 0);
-            }
-          }
+          if (dotIdx + 1 < BK) loadFragments((dotIdx + 1) % 2, as, bs, dotIdx + 1);
         } else {
           loadFragments(0, as, bs, dotIdx);
         }
@@ -265,15 +252,13 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
                     regM[set][wSubRow * TM + m] * regN[set][wSubCol * TN + n];
       }
 
-      if (!PREFETCH) {
-        if (hasLoad) storeA(writeStage);
-        if (hasNext) {
-          detail::cp_async_wait<STAGES - 2>();
-          __syncthreads();
-        }
+      if (hasLoad) storeA(writeStage);
+      if (tileIdx + 1 < numTiles) {
+        detail::cp_async_wait<STAGES - 2>();
+        __syncthreads();
       }
       // Counters rather than XOR: the ring has STAGES slots, not two.
-      readStage = nextStage;
+      readStage = readStage + 1 == STAGES ? 0 : readStage + 1;
       writeStage = writeStage + 1 == STAGES ? 0 : writeStage + 1;
     }
   };
