@@ -1,0 +1,417 @@
+// The double-buffered SGEMM kernel, as a template over its tile configuration.
+//
+// C = alpha * A * B + beta * C for row-major A (M x K), B (K x N) and C (M x N).
+// One block computes a BM x BN tile of C, each warp a WM x WN part of it, each thread
+// WMITER x WNITER sub-tiles of TM x TN. The K loop is software-pipelined over STAGES
+// shared-memory buffers: B is copied global -> shared with cp.async, A goes through
+// registers because it is stored transposed. With PREFETCH the fragments of the next K
+// step are read from shared memory while the current step multiplies. Launch as
+// tile_launch_plan (sgemm_tile_rules.h) says: one pass over grid (N / BN, M / BM) for
+// STREAMK = 0, a prepare pass and a persistent compute pass for STREAMK = 1; always with
+//   block = tile_threads(tile), dynamic shared memory = tile_smem_bytes(tile)
+// after raising cudaFuncAttributeMaxDynamicSharedMemorySize when that exceeds 48 KB.
+// STREAMK = 1 adds the partial sums of split tiles with atomics, so their rounding, unlike
+// the data-parallel kernel's, can differ from launch to launch in the last bits.
+// The problem must divide into whole tiles (shape_fits_tile), and A, B and C must be 16-byte
+// aligned with K and N multiples of 4.
+//
+// sgemm_bounds_checked below takes the same tile configuration and any shape or alignment:
+// scalar loads and stores with bounds checks, one shared-memory stage, launched with
+//   grid = (ceil(N / BN), ceil(M / BM)), dynamic shared memory = tile_checked_smem_bytes.
+// It is the edge path, kept off the fast one.
+//
+// The same source is compiled by NVRTC in the tuner and by nvcc in user builds, so it
+// includes nothing but the rules header and uses no standard library.
+#pragma once
+
+#include "sgemm_tile_rules.h"
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#error "sgemm-tune's kernels need compute capability 8.0 or newer (cp.async): build for sm_80 or later"
+#endif
+
+namespace sgemm_tune_kernels {
+namespace detail {
+
+__device__ __forceinline__ void cp_async16(float *smem_dst, const float *gmem_src) {
+  const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(smem_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(addr), "l"(gmem_src));
+}
+
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+
+template <int PENDING>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
+}
+
+// C += v, four floats at once where the GPU has a vector atomic (sm_90), else one by one.
+__device__ __forceinline__ void atomic_add4(float4 *dst, float4 v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  atomicAdd(dst, v);
+#else
+  float *d = reinterpret_cast<float *>(dst);
+  atomicAdd(d + 0, v.x);
+  atomicAdd(d + 1, v.y);
+  atomicAdd(d + 2, v.z);
+  atomicAdd(d + 3, v.w);
+#endif
+}
+
+// The prepare pass of a stream-K launch: blocks (b, 0, z) set the split tile that
+// stream_k_prepared_tile names to beta * C (to 0 when beta == 0, without reading C), each
+// of the kStreamKPreparePass z-slices a share of its rows: every element exactly once,
+// which matters when beta != 0.
+template <int BM, int BN, int NUM_THREADS>
+__device__ void stream_k_prepare(int N, float beta, float *__restrict__ C, long long tileCount, int tilesN,
+                                 int kTilesPerTile) {
+  static_assert(BM % kStreamKPreparePass == 0, "the prepare pass splits a tile's rows evenly");
+  constexpr int ROWS = BM / kStreamKPreparePass;
+  const long long t = stream_k_prepared_tile(blockIdx.x, tileCount, kTilesPerTile, gridDim.x);
+  if (t < 0) return;
+  float *cTile = C + ((t / tilesN) * BM + blockIdx.z * ROWS) * static_cast<long long>(N) + (t % tilesN) * BN;
+  for (int i = threadIdx.x; i < ROWS * (BN / 4); i += NUM_THREADS) {
+    float4 *p = reinterpret_cast<float4 *>(&cTile[static_cast<long long>(i / (BN / 4)) * N + (i % (BN / 4)) * 4]);
+    if (beta == 0.0f) {
+      *p = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    } else {
+      float4 v = *p;
+      v.x *= beta;
+      v.y *= beta;
+      v.z *= beta;
+      v.w *= beta;
+      *p = v;
+    }
+  }
+}
+
+}  // namespace detail
+
+// The kernels' template parameters, in SgemmTile's order (also used by the run-time header).
+#define SGEMM_TUNE_TILE_PARAMS \
+  int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int STAGES, int PREFETCH, int STREAMK
+#define SGEMM_TUNE_TILE_ARGS BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES, PREFETCH, STREAMK
+
+template <SGEMM_TUNE_TILE_PARAMS>
+__global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
+sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict__ A,
+                      const float *__restrict__ B, float beta, float *__restrict__ C) {
+  constexpr SgemmTile kTile{SGEMM_TUNE_TILE_ARGS};
+  static_assert(check_tile(kTile) == TileRule::ok,
+                "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
+  constexpr int NUM_THREADS = tile_threads(kTile);
+  constexpr int A_STRIDE = tile_a_stride(kTile);
+  constexpr int A_STAGE = tile_a_stage_floats(kTile);
+  constexpr int B_STAGE = tile_b_stage_floats(kTile);
+  constexpr int WMITER = tile_warp_m_iterations(kTile);
+  constexpr int WSUBM = WM / WMITER;
+  constexpr int WSUBN = WN / WNITER;
+  constexpr int FRAG_SETS = PREFETCH ? 2 : 1;
+
+  const int tilesN = N / BN;
+  const long long tileCount = static_cast<long long>(M / BM) * tilesN;
+  const int kTilesPerTile = K / BK;
+
+  if (STREAMK && gridDim.z == kStreamKPreparePass) {
+    detail::stream_k_prepare<BM, BN, NUM_THREADS>(N, beta, C, tileCount, tilesN, kTilesPerTile);
+    return;
+  }
+
+  // Shared memory is addressed as int offsets into the extern array, never through float
+  // pointers kept in variables: NVRTC then knows the address space and uses 32-bit
+  // addresses (with pointers it fell back to 64-bit generic ones, costing registers and
+  // about 1.5% at the best tiles: bench/NOTES.md). 16-byte alignment is for cp.async;
+  // every stage is a multiple of 4 floats because BK is.
+  extern __shared__ __align__(16) float sgemm_smem[];
+  constexpr int B_BASE = STAGES * A_STAGE;
+
+  const int warpIdx = threadIdx.x / kWarpSize;
+  const int warpCol = warpIdx % (BN / WN);
+  const int warpRow = warpIdx / (BN / WN);
+  const int threadIdxInWarp = threadIdx.x % kWarpSize;
+  const int threadColInWarp = threadIdxInWarp % (WSUBN / TN);
+  const int threadRowInWarp = threadIdxInWarp / (WSUBN / TN);
+
+  const int innerRowA = threadIdx.x / (BK / 4);
+  const int innerColA = threadIdx.x % (BK / 4);
+  constexpr int ROW_STRIDE_A = (NUM_THREADS * 4) / BK;
+  constexpr int A_PASSES = BM / ROW_STRIDE_A;
+
+  const int innerRowB = threadIdx.x / (BN / 4);
+  const int innerColB = threadIdx.x % (BN / 4);
+  constexpr int ROW_STRIDE_B = NUM_THREADS / (BN / 4);
+  constexpr int B_PASSES = BK / ROW_STRIDE_B;
+
+  float4 aFrag[A_PASSES];
+  float threadResults[WMITER * TM * WNITER * TN];
+  float regM[FRAG_SETS][WMITER * TM];
+  float regN[FRAG_SETS][WNITER * TN];
+
+  // The product of one output tile over K slices [kBegin, kEnd) into threadResults.
+  auto mainloop = [&](int tileRow, int tileCol, int kBegin, int kEnd) {
+    const float *aTile = A + static_cast<long long>(tileRow) * BM * K + kBegin * BK;
+    const float *bTile = B + static_cast<long long>(kBegin) * BK * N + tileCol * BN;
+    const int numTiles = kEnd - kBegin;
+#pragma unroll
+    for (int i = 0; i < WMITER * TM * WNITER * TN; ++i) threadResults[i] = 0.0f;
+
+    // A goes global -> registers -> shared (transposed); the two halves are kept apart so
+    // that the compute of one tile covers the global latency of the next.
+    auto loadA = [&](int tile) {
+      const float *src = aTile + tile * BK;
+#pragma unroll
+      for (int pass = 0; pass < A_PASSES; ++pass)
+        aFrag[pass] = reinterpret_cast<const float4 *>(
+            &src[(innerRowA + pass * ROW_STRIDE_A) * K + innerColA * 4])[0];
+    };
+    auto storeA = [&](int stage) {
+      const int dst = stage * A_STAGE;
+#pragma unroll
+      for (int pass = 0; pass < A_PASSES; ++pass) {
+        const int row = innerRowA + pass * ROW_STRIDE_A;
+        sgemm_smem[dst + (innerColA * 4 + 0) * A_STRIDE + row] = aFrag[pass].x;
+        sgemm_smem[dst + (innerColA * 4 + 1) * A_STRIDE + row] = aFrag[pass].y;
+        sgemm_smem[dst + (innerColA * 4 + 2) * A_STRIDE + row] = aFrag[pass].z;
+        sgemm_smem[dst + (innerColA * 4 + 3) * A_STRIDE + row] = aFrag[pass].w;
+      }
+    };
+    // B keeps its orientation, so it is a byte copy: cp.async, no registers.
+    auto copyB = [&](int tile, int stage) {
+      const float *src = bTile + static_cast<long long>(tile) * BK * N;
+      const int dst = B_BASE + stage * B_STAGE;
+#pragma unroll
+      for (int pass = 0; pass < B_PASSES; ++pass) {
+        const int row = innerRowB + pass * ROW_STRIDE_B;
+        detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * N + innerColB * 4]);
+      }
+    };
+    // The fragments of step dotIdx of the stage at (as, bs) into fragment set `set`.
+    auto loadFragments = [&](int set, int as, int bs, int dotIdx) {
+#pragma unroll
+      for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
+#pragma unroll
+        for (int i = 0; i < TM; ++i)
+          regM[set][wSubRow * TM + i] =
+              sgemm_smem[as + dotIdx * A_STRIDE + warpRow * WM + wSubRow * WSUBM + threadRowInWarp * TM + i];
+#pragma unroll
+      for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
+#pragma unroll
+        for (int i = 0; i < TN; ++i)
+          regN[set][wSubCol * TN + i] =
+              sgemm_smem[bs + dotIdx * BN + warpCol * WN + wSubCol * WSUBN + threadColInWarp * TN + i];
+    };
+
+    // Prologue: fill stages 0 .. STAGES-2. One cp.async group per tile, committed even when
+    // empty, so that "tile t has landed" is always "all but the newest STAGES-2 groups".
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+      if (s < numTiles) {
+        loadA(s);
+        storeA(s);
+        copyB(s, s);
+      }
+      detail::cp_async_commit();
+    }
+    detail::cp_async_wait<STAGES - 2>();
+    __syncthreads();
+
+    int readStage = 0;
+    int writeStage = STAGES - 1;
+    for (int tileIdx = 0; tileIdx < numTiles; ++tileIdx) {
+      // The stage written in this iteration is the one read in the previous one; the
+      // barrier that ended the previous iteration makes that safe.
+      const bool hasLoad = tileIdx + STAGES - 1 < numTiles;
+      if (hasLoad) {
+        loadA(tileIdx + STAGES - 1);
+        copyB(tileIdx + STAGES - 1, writeStage);
+      }
+      detail::cp_async_commit();
+
+      const int as = readStage * A_STAGE;
+      const int bs = B_BASE + readStage * B_STAGE;
+      if (PREFETCH) loadFragments(0, as, bs, 0);
+#pragma unroll
+      for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
+        // With PREFETCH the next step's fragments are in flight while this step's FFMAs
+        // issue; without, each step loads and then multiplies.
+        const int set = PREFETCH ? dotIdx % 2 : 0;
+        if (PREFETCH) {
+          if (dotIdx + 1 < BK) loadFragments((dotIdx + 1) % 2, as, bs, dotIdx + 1);
+        } else {
+          loadFragments(0, as, bs, dotIdx);
+        }
+        // Experiment: serpentine order: odd rows walk the B values backwards, so that the
+        // first FFMA of a row shares its B operand with the last of the previous row.
+#pragma unroll
+        for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
+#pragma unroll
+          for (int m = 0; m < TM; ++m)
+#pragma unroll
+            for (int j = 0; j < WNITER * TN; ++j) {
+              const int col = ((wSubRow * TM + m) % 2 == 0) ? j : WNITER * TN - 1 - j;
+              threadResults[(wSubRow * TM + m) * (WNITER * TN) + col] +=
+                  regM[set][wSubRow * TM + m] * regN[set][col];
+            }
+      }
+
+      if (hasLoad) storeA(writeStage);
+      if (tileIdx + 1 < numTiles) {
+        detail::cp_async_wait<STAGES - 2>();
+        __syncthreads();
+      }
+      // Counters rather than XOR: the ring has STAGES slots, not two.
+      readStage = readStage + 1 == STAGES ? 0 : readStage + 1;
+      writeStage = writeStage + 1 == STAGES ? 0 : writeStage + 1;
+    }
+  };
+
+  // alpha * threadResults (+ beta * C) into the tile's part of C, or, for a tile split
+  // along K, alpha * threadResults added atomically to C that the prepare pass scaled.
+  auto epilogue = [&](int tileRow, int tileCol, bool accumulate) {
+    float *cWarp = C + static_cast<long long>(tileRow * BM + warpRow * WM) * N + tileCol * BN + warpCol * WN;
+    // BLAS semantics: with beta == 0, C is output only and is never read (it may hold NaN).
+    const bool readC = beta != 0.0f;
+#pragma unroll
+    for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow) {
+#pragma unroll
+      for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol) {
+        float *cSub = cWarp + (wSubRow * WSUBM) * N + wSubCol * WSUBN;
+#pragma unroll
+        for (int m = 0; m < TM; ++m) {
+#pragma unroll
+          for (int n = 0; n < TN; n += 4) {
+            float4 *cPtr = reinterpret_cast<float4 *>(
+                &cSub[(threadRowInWarp * TM + m) * N + threadColInWarp * TN + n]);
+            const int acc = (wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n;
+            float4 out = make_float4(alpha * threadResults[acc + 0], alpha * threadResults[acc + 1],
+                                     alpha * threadResults[acc + 2], alpha * threadResults[acc + 3]);
+            if (STREAMK && accumulate) {
+              detail::atomic_add4(cPtr, out);
+              continue;
+            }
+            if (readC) {
+              const float4 old = cPtr[0];
+              out.x += beta * old.x;
+              out.y += beta * old.y;
+              out.z += beta * old.z;
+              out.w += beta * old.w;
+            }
+            cPtr[0] = out;
+          }
+        }
+      }
+    }
+  };
+
+  if (!STREAMK) {
+    mainloop(blockIdx.y, blockIdx.x, 0, kTilesPerTile);
+    epilogue(blockIdx.y, blockIdx.x, false);
+    return;
+  }
+
+  // Stream-K: whole tiles wave by wave, then an even share of the last wave's K slices
+  // (stream_k_cursor). One loop and one call of the main loop, so that it is inlined once.
+  StreamKCursor work = stream_k_cursor(blockIdx.x, tileCount, kTilesPerTile, gridDim.x);
+  long long t = 0;
+  int kBegin = 0, kEnd = 0;
+  while (work.next(t, kBegin, kEnd)) {
+    const int tileRow = static_cast<int>(t / tilesN), tileCol = static_cast<int>(t % tilesN);
+    mainloop(tileRow, tileCol, kBegin, kEnd);
+    // A tile this block covers whole was not split, and the prepare pass left it alone.
+    epilogue(tileRow, tileCol, !(kBegin == 0 && kEnd == kTilesPerTile));
+    // The next tile's prologue overwrites stages that slower warps may still be reading.
+    __syncthreads();
+  }
+}
+
+template <SGEMM_TUNE_TILE_PARAMS>
+__global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
+sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__ A,
+                     const float *__restrict__ B, float beta, float *__restrict__ C) {
+  constexpr SgemmTile kTile{SGEMM_TUNE_TILE_ARGS};
+  static_assert(check_tile(kTile) == TileRule::ok,
+                "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
+  constexpr int NUM_THREADS = tile_threads(kTile);
+  constexpr int A_STRIDE = tile_a_stride(kTile);
+  constexpr int B_BASE = tile_a_stage_floats(kTile);
+  constexpr int WMITER = tile_warp_m_iterations(kTile);
+  constexpr int WSUBM = WM / WMITER;
+  constexpr int WSUBN = WN / WNITER;
+  extern __shared__ __align__(16) float sgemm_checked_smem[];
+
+  const int warpIdx = threadIdx.x / kWarpSize;
+  const int warpCol = warpIdx % (BN / WN);
+  const int warpRow = warpIdx / (BN / WN);
+  const int threadIdxInWarp = threadIdx.x % kWarpSize;
+  const int threadColInWarp = threadIdxInWarp % (WSUBN / TN);
+  const int threadRowInWarp = threadIdxInWarp / (WSUBN / TN);
+  const int rowBase = blockIdx.y * BM;
+  const int colBase = blockIdx.x * BN;
+
+  float threadResults[WMITER * TM * WNITER * TN] = {0.0f};
+  float regM[WMITER * TM];
+  float regN[WNITER * TN];
+
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    // Out-of-range elements load as zero, so they add nothing to the products.
+    for (int idx = threadIdx.x; idx < BM * BK; idx += NUM_THREADS) {
+      const int r = idx / BK, c = idx % BK;
+      const int gr = rowBase + r, gc = k0 + c;
+      sgemm_checked_smem[c * A_STRIDE + r] =
+          gr < M && gc < K ? A[static_cast<long long>(gr) * K + gc] : 0.0f;
+    }
+    for (int idx = threadIdx.x; idx < BK * BN; idx += NUM_THREADS) {
+      const int r = idx / BN, c = idx % BN;
+      const int gr = k0 + r, gc = colBase + c;
+      sgemm_checked_smem[B_BASE + r * BN + c] =
+          gr < K && gc < N ? B[static_cast<long long>(gr) * N + gc] : 0.0f;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
+#pragma unroll
+      for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
+#pragma unroll
+        for (int i = 0; i < TM; ++i)
+          regM[wSubRow * TM + i] = sgemm_checked_smem[dotIdx * A_STRIDE + warpRow * WM + wSubRow * WSUBM +
+                                                      threadRowInWarp * TM + i];
+#pragma unroll
+      for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
+#pragma unroll
+        for (int i = 0; i < TN; ++i)
+          regN[wSubCol * TN + i] = sgemm_checked_smem[B_BASE + dotIdx * BN + warpCol * WN + wSubCol * WSUBN +
+                                                      threadColInWarp * TN + i];
+#pragma unroll
+      for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
+#pragma unroll
+        for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
+#pragma unroll
+          for (int m = 0; m < TM; ++m)
+#pragma unroll
+            for (int n = 0; n < TN; ++n)
+              threadResults[(wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n] +=
+                  regM[wSubRow * TM + m] * regN[wSubCol * TN + n];
+    }
+    __syncthreads();
+  }
+
+  const bool readC = beta != 0.0f;
+#pragma unroll
+  for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
+#pragma unroll
+    for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
+#pragma unroll
+      for (int m = 0; m < TM; ++m)
+#pragma unroll
+        for (int n = 0; n < TN; ++n) {
+          const int row = rowBase + warpRow * WM + wSubRow * WSUBM + threadRowInWarp * TM + m;
+          const int col = colBase + warpCol * WN + wSubCol * WSUBN + threadColInWarp * TN + n;
+          if (row >= M || col >= N) continue;
+          float *c = &C[static_cast<long long>(row) * N + col];
+          const float acc = alpha * threadResults[(wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n];
+          *c = readC ? acc + beta * *c : acc;
+        }
+}
+
+}  // namespace sgemm_tune_kernels
+

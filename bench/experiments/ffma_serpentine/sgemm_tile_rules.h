@@ -1,0 +1,222 @@
+// Validity rules of the double-buffered SGEMM kernel template.
+//
+// This header is the one definition of which tile configurations the kernel in
+// sgemm_double_buffered.cuh can run. The kernel checks it with static_assert, and the
+// tuner includes the same file to discard invalid candidates before compiling them, so
+// the two can never disagree. It is plain C++17 so that g++, nvcc and NVRTC all accept
+// it; it includes nothing, because NVRTC has no standard library headers.
+#pragma once
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define SGEMM_TUNE_HD __host__ __device__
+#else
+#define SGEMM_TUNE_HD
+#endif
+
+namespace sgemm_tune_kernels {
+
+// Enumerators, not constexpr variables: a namespace-scope constant has internal linkage and
+// NVRTC emits it into the cubin under a name that differs between processes, which would
+// make the machine code of one configuration differ from compile to compile.
+enum : int { kWarpSize = 32, kMaxThreadsPerBlock = 1024 };
+
+// One point of the search space: block tile BM x BN, K slice BK, warp tile WM x WN split
+// into WNITER column sub-tiles, thread tile TM x TN, the depth of the shared-memory
+// pipeline, and two switches (0 or 1; left out of an initialiser they are 0, the seed's
+// kernel):
+//   PREFETCH  register double-buffering: the fragments of step k+1 are read from shared
+//             memory while the FFMAs of step k run;
+//   STREAMK   the work decomposition: 0 launches one block per output tile; 1 launches a
+//             persistent grid of (SMs x resident blocks) that takes whole tiles wave by wave
+//             and splits the tiles of the last, partial wave along K across every block
+//             (stream-K), so that no SM idles through a tail wave.
+struct SgemmTile {
+  int BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES;
+  int PREFETCH, STREAMK;
+};
+
+// Why a configuration cannot be instantiated. The order is the order of the checks.
+enum class TileRule : int {
+  ok = 0,
+  non_positive,          // every size must be >= 1
+  switch_value,          // PREFETCH and STREAMK must be 0 or 1
+  too_few_stages,        // the pipeline needs at least two shared-memory stages
+  warp_tile_split,       // BM % WM and BN % WN must be 0
+  thread_count,          // (BM/WM)*(BN/WN) warps must make 1..1024 threads
+  warp_iterations,       // WM*WN must be a multiple of 32*TM*TN*WNITER (WMITER >= 1)
+  warp_subtile,          // WM % WMITER, WN % WNITER, and the sub-tiles % TM, TN must be 0
+  vector_width,          // BK and TN must be multiples of 4: A is read and C written as float4
+  a_load_mapping,        // the threads must cover the A tile in whole float4 passes
+  b_load_mapping,        // the threads must cover the B tile in whole float4 passes
+};
+
+SGEMM_TUNE_HD constexpr int tile_threads(const SgemmTile &t) {
+  return (t.BM / t.WM) * (t.BN / t.WN) * kWarpSize;
+}
+
+SGEMM_TUNE_HD constexpr int tile_warp_m_iterations(const SgemmTile &t) {
+  return (t.WM * t.WN) / (kWarpSize * t.TM * t.TN * t.WNITER);
+}
+
+// Row stride of the transposed A tile in shared memory, padded as the seed kernel pads
+// it to spread the transposing stores over the banks.
+SGEMM_TUNE_HD constexpr int tile_a_stride(const SgemmTile &t) { return t.BM + (32 / t.BK) % 8; }
+
+SGEMM_TUNE_HD constexpr int tile_a_stage_floats(const SgemmTile &t) { return t.BK * tile_a_stride(t); }
+SGEMM_TUNE_HD constexpr int tile_b_stage_floats(const SgemmTile &t) { return t.BK * t.BN; }
+
+// Dynamic shared memory of one block: STAGES copies of the A and B tiles.
+SGEMM_TUNE_HD constexpr int tile_smem_bytes(const SgemmTile &t) {
+  return t.STAGES * (tile_a_stage_floats(t) + tile_b_stage_floats(t)) * 4;
+}
+
+// Dynamic shared memory of the bounds-checked variant: one stage.
+SGEMM_TUNE_HD constexpr int tile_checked_smem_bytes(const SgemmTile &t) {
+  return (tile_a_stage_floats(t) + tile_b_stage_floats(t)) * 4;
+}
+
+// Floats each thread keeps live through the K loop: accumulators, the fragment arrays
+// (two sets with PREFETCH) and the A prefetch registers. A lower bound on its registers.
+SGEMM_TUNE_HD constexpr int tile_live_floats(const SgemmTile &t) {
+  const int threads = tile_threads(t);
+  const int wmiter = tile_warp_m_iterations(t);
+  const int a_prefetch = (t.BM * t.BK) / threads;
+  const int fragments = (wmiter * t.TM + t.WNITER * t.TN) * (t.PREFETCH ? 2 : 1);
+  return (t.WM * t.WN) / kWarpSize + fragments + a_prefetch;
+}
+
+SGEMM_TUNE_HD constexpr TileRule check_tile(const SgemmTile &t) {
+  if (t.BM < 1 || t.BN < 1 || t.BK < 1 || t.WM < 1 || t.WN < 1 || t.WNITER < 1 || t.TM < 1 ||
+      t.TN < 1 || t.STAGES < 1)
+    return TileRule::non_positive;
+  if (t.PREFETCH < 0 || t.PREFETCH > 1 || t.STREAMK < 0 || t.STREAMK > 1) return TileRule::switch_value;
+  if (t.STAGES < 2) return TileRule::too_few_stages;
+  if (t.BM % t.WM != 0 || t.BN % t.WN != 0) return TileRule::warp_tile_split;
+  const int threads = tile_threads(t);
+  if (threads < kWarpSize || threads > kMaxThreadsPerBlock) return TileRule::thread_count;
+  const int per_iteration = kWarpSize * t.TM * t.TN * t.WNITER;
+  if ((t.WM * t.WN) % per_iteration != 0 || (t.WM * t.WN) / per_iteration < 1)
+    return TileRule::warp_iterations;
+  const int wmiter = tile_warp_m_iterations(t);
+  if (t.WM % wmiter != 0 || t.WN % t.WNITER != 0) return TileRule::warp_subtile;
+  const int wsubm = t.WM / wmiter;
+  const int wsubn = t.WN / t.WNITER;
+  if (wsubm % t.TM != 0 || wsubn % t.TN != 0 || (wsubm / t.TM) * (wsubn / t.TN) != kWarpSize)
+    return TileRule::warp_subtile;
+  if (t.BK % 4 != 0 || t.TN % 4 != 0) return TileRule::vector_width;
+  // A: each thread reads one float4 along K per pass; a pass covers threads*4/BK rows.
+  const int a_vectors_per_row = t.BK / 4;
+  if (threads % a_vectors_per_row != 0) return TileRule::a_load_mapping;
+  const int a_rows_per_pass = threads / a_vectors_per_row;
+  if (a_rows_per_pass > t.BM || t.BM % a_rows_per_pass != 0) return TileRule::a_load_mapping;
+  // B: each thread copies one float4 along N per pass; a pass covers threads*4/BN rows.
+  const int b_vectors_per_row = t.BN / 4;
+  if (threads % b_vectors_per_row != 0) return TileRule::b_load_mapping;
+  const int b_rows_per_pass = threads / b_vectors_per_row;
+  if (b_rows_per_pass > t.BK || t.BK % b_rows_per_pass != 0) return TileRule::b_load_mapping;
+  return TileRule::ok;
+}
+
+SGEMM_TUNE_HD constexpr const char *tile_rule_text(TileRule r) {
+  switch (r) {
+    case TileRule::ok: return "ok";
+    case TileRule::non_positive: return "every size parameter must be at least 1";
+    case TileRule::switch_value: return "PREFETCH and STREAMK must be 0 or 1";
+    case TileRule::too_few_stages: return "STAGES must be at least 2";
+    case TileRule::warp_tile_split: return "BM must be a multiple of WM and BN a multiple of WN";
+    case TileRule::thread_count: return "(BM/WM)*(BN/WN)*32 threads must be between 32 and 1024";
+    case TileRule::warp_iterations: return "WM*WN must be a multiple of 32*TM*TN*WNITER";
+    case TileRule::warp_subtile: return "warp sub-tiles must split into 32 threads of TM x TN";
+    case TileRule::vector_width: return "BK and TN must be multiples of 4 (float4 access)";
+    case TileRule::a_load_mapping: return "threads cannot cover the BM x BK tile of A in whole float4 passes";
+    case TileRule::b_load_mapping: return "threads cannot cover the BK x BN tile of B in whole float4 passes";
+  }
+  return "unknown rule";
+}
+
+// The fast-path kernel has no bounds checks: the problem must divide into whole tiles.
+SGEMM_TUNE_HD constexpr bool shape_fits_tile(const SgemmTile &t, long long M, long long N, long long K) {
+  return M > 0 && N > 0 && K > 0 && M % t.BM == 0 && N % t.BN == 0 && K % t.BK == 0;
+}
+
+// How the fast kernel is launched for one problem. A data-parallel tile (STREAMK = 0) is
+// one pass over a grid of N/BN x M/BM blocks. A stream-K tile is two passes of the same
+// kernel: a prepare pass, grid (persistent_blocks, 1, kStreamKPreparePass), that scales by
+// beta the output tiles the compute pass will split (they are then accumulated into
+// atomically; the kernel tells the passes apart by gridDim.z, and the prepare pass's z
+// slices share each tile's rows), and the compute pass, grid (persistent_blocks, 1, 1).
+// persistent_blocks is the number of blocks the GPU holds at once: SMs x blocks per SM.
+enum : int { kStreamKPreparePass = 2 };
+
+struct SgemmLaunchPlan {
+  bool prepare;          // launch the prepare pass first
+  unsigned grid_x, grid_y, grid_z;  // the compute pass
+  unsigned prepare_grid_x;          // the prepare pass: (prepare_grid_x, 1, kStreamKPreparePass)
+};
+
+SGEMM_TUNE_HD constexpr SgemmLaunchPlan tile_launch_plan(const SgemmTile &t, int M, int N, int persistent_blocks) {
+  const long long tiles = static_cast<long long>(M / t.BM) * (N / t.BN);
+  if (!t.STREAMK || persistent_blocks < 1)
+    return SgemmLaunchPlan{false, static_cast<unsigned>(N / t.BN), static_cast<unsigned>(M / t.BM), 1u, 0u};
+  // Tiles of whole waves need no splitting, and then there is nothing to prepare.
+  const bool split = tiles % persistent_blocks != 0;
+  const unsigned blocks = static_cast<unsigned>(persistent_blocks);
+  return SgemmLaunchPlan{split, blocks, 1u, 1u, split ? blocks : 0u};
+}
+
+// The stream-K schedule, shared by the kernel and the tests that check it covers every
+// (tile, K slice) exactly once. With T output tiles of S K slices each and G persistent
+// blocks, the first T - T % G tiles go whole, block b taking b, b + G, ...; the K slices of
+// the other T % G tiles are numbered tile by tile and block b takes the even share
+// [start(b), start(b + 1)), start(b) = b * slices / G.
+SGEMM_TUNE_HD constexpr long long stream_k_share_start(long long block, long long slices, int G) {
+  return block * slices / G;
+}
+
+struct StreamKCursor {
+  long long tiles_whole;  // tiles taken whole, in waves
+  long long next_tile;    // this block's next whole tile
+  long long slice, slice_end;
+  int slices_per_tile, G;
+
+  // The next piece of work: tile, K slices [k_begin, k_end). False when there is none.
+  SGEMM_TUNE_HD constexpr bool next(long long &tile, int &k_begin, int &k_end) {
+    if (next_tile < tiles_whole) {
+      tile = next_tile;
+      next_tile += G;
+      k_begin = 0;
+      k_end = slices_per_tile;
+      return true;
+    }
+    if (slice >= slice_end) return false;
+    tile = tiles_whole + slice / slices_per_tile;
+    k_begin = static_cast<int>(slice % slices_per_tile);
+    const long long left = slice_end - slice;
+    k_end = left < slices_per_tile - k_begin ? k_begin + static_cast<int>(left) : slices_per_tile;
+    slice += k_end - k_begin;
+    return true;
+  }
+};
+
+SGEMM_TUNE_HD constexpr StreamKCursor stream_k_cursor(long long block, long long tiles, int slices_per_tile, int G) {
+  const long long whole = tiles - tiles % G;
+  const long long slices = (tiles - whole) * slices_per_tile;
+  return StreamKCursor{whole, block, stream_k_share_start(block, slices, G), stream_k_share_start(block + 1, slices, G),
+                       slices_per_tile, G};
+}
+
+// The tile that block b of the prepare pass sets to beta * C, or -1. A tile is split when
+// some block's share starts strictly inside it; the first such block prepares it, so each
+// split tile is prepared once and no whole tile is touched.
+SGEMM_TUNE_HD constexpr long long stream_k_prepared_tile(long long block, long long tiles, int slices_per_tile, int G) {
+  const long long whole = tiles - tiles % G;
+  const long long slices = (tiles - whole) * slices_per_tile;
+  if (block <= 0 || block >= G) return -1;
+  const long long start = stream_k_share_start(block, slices, G);
+  if (start >= slices || start % slices_per_tile == 0) return -1;
+  const long long tile_start = start - start % slices_per_tile;
+  if (stream_k_share_start(block - 1, slices, G) > tile_start) return -1;  // an earlier block starts inside it
+  return whole + start / slices_per_tile;
+}
+
+}  // namespace sgemm_tune_kernels
