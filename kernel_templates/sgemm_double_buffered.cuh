@@ -240,19 +240,20 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
         } else {
           loadFragments(0, as, bs, dotIdx);
         }
-        // Each A value meets all WNITER * TN B values in a row, so that consecutive FFMAs
-        // share an operand (the operand reuse cache): about 1% over sub-tile by sub-tile
-        // (bench/NOTES.md).
+        // Each A value meets all WNITER * TN B values of the thread in a row, and odd rows
+        // walk them backwards: consecutive FFMAs always share an operand, which the
+        // operand reuse cache then supplies (fewer register-bank conflicts). Measured
+        // against sub-tile by sub-tile order: +1% and +0.6% more (bench/NOTES.md).
 #pragma unroll
         for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
 #pragma unroll
           for (int m = 0; m < TM; ++m)
 #pragma unroll
-            for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
-#pragma unroll
-              for (int n = 0; n < TN; ++n)
-                threadResults[(wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n] +=
-                    regM[set][wSubRow * TM + m] * regN[set][wSubCol * TN + n];
+            for (int j = 0; j < WNITER * TN; ++j) {
+              const int col = (wSubRow * TM + m) % 2 == 0 ? j : WNITER * TN - 1 - j;
+              threadResults[(wSubRow * TM + m) * (WNITER * TN) + col] +=
+                  regM[set][wSubRow * TM + m] * regN[set][col];
+            }
       }
 
       if (hasLoad) storeA(writeStage);
