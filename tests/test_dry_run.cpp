@@ -36,7 +36,13 @@ TEST(DryRun, CountsAndSurvivorsOfASmallSpace) {
   // needs 128/16 = 8 passes of 16 rows: valid. All six are valid and tile both shapes.
   EXPECT_EQ(r.counts.invalid, 0u);
   EXPECT_EQ(r.counts.compile_failed, 0u);
-  EXPECT_EQ(r.counts.compiled + r.counts.pruned_total(), 6u);
+  // Each candidate is pruned before compiling, or compiled and then kept or pruned.
+  const auto pruned = [&](const char *reason) {
+    const auto it = r.counts.pruned.find(reason);
+    return it == r.counts.pruned.end() ? std::size_t{0} : static_cast<std::size_t>(it->second);
+  };
+  EXPECT_EQ(r.counts.compiled + pruned(kPruneRegisterEstimate) + pruned(kPruneSharedMemory), 6u);
+  EXPECT_EQ(r.counts.survivors + r.counts.pruned_total(), 6u);
   EXPECT_EQ(r.counts.survivors, r.survivors.size());
   ASSERT_FALSE(r.survivors.empty());
   EXPECT_TRUE(std::is_sorted(r.survivors.begin(), r.survivors.end(),
@@ -94,9 +100,19 @@ TEST(DryRun, StagedSearchStopsAfterTheFirstStageWithoutTimings) {
   const TuneReport r = run_tuning(o);
   EXPECT_EQ(r.strategy, "staged");
   // Three of the six candidates have STAGES = 2; the other three wait for timings.
-  EXPECT_EQ(r.counts.compiled + r.counts.pruned_total() + r.counts.invalid, 3u);
+  EXPECT_EQ(r.counts.survivors + r.counts.pruned_total() + r.counts.invalid, 3u);
   EXPECT_EQ(r.counts.deferred, 3u);
   for (const SurvivorInfo &s : r.survivors) EXPECT_EQ(s.tile.STAGES, 2);
+}
+
+TEST(DryRun, StagedSearchTakesTheReferenceIntoTheFirstStage) {
+  TuneOptions o = small_dry_run();
+  o.space.strategy.kind = StrategySettings::Kind::staged;
+  o.space.strategy.probe = {{8, 3}};  // STAGES = 3 first; the seed reference has STAGES = 2
+  const TuneReport r = run_tuning(o);
+  // Three STAGES = 3 candidates and the seed; the other two STAGES = 2 candidates wait.
+  EXPECT_EQ(r.counts.survivors + r.counts.pruned_total() + r.counts.invalid, 4u);
+  EXPECT_EQ(r.counts.deferred, 2u);
 }
 
 TEST(DryRun, NeedsAnArchitectureWithoutAGpu) {

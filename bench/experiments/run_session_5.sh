@@ -4,12 +4,8 @@
 #  2. The SASS instruction mix of the best configuration's main loop.
 #  3. A template variant (A rows 16-byte aligned) against the current template, over the
 #     leading tile structures, in the same session.
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-: "${OUT:?}"
-BIN=${BIN:-.device}
-TUNE="$PWD/$BIN/sgemm-tune"
-export SGEMM_TUNE_BINARY=$TUNE
+# Template variants: .device/variants/NAME, built by bench/experiments/make_variant.sh (README.md there).
+source "$(dirname "$0")/session_common.sh"
 SECTIONS="--section LaunchStats --section Occupancy --section SpeedOfLight --section WarpStateStats --section InstructionStats --section SchedulerStats --section ComputeWorkloadAnalysis"
 {
   echo "== ncu: cuBLAS (the first GEMM the tuner launches is cuBLAS's baseline)"
@@ -40,10 +36,4 @@ for op, n in ops.most_common(25): print('%-10s %6d  %5.1f%%' % (op, n, 100.0 * n
 PY
 } 2>&1 | tee "$OUT/sass_mix.txt"
 
-for variant in current a_stride_bm; do
-  dir=kernel_templates; [ "$variant" = current ] || dir=bench/experiments/$variant
-  echo "== top structures, template: $variant"
-  timeout 200 "$TUNE" --space bench/experiments/top_structures.json --template-dir "$dir" --db "$OUT/top-$variant.db" \
-    --top 12 >"$OUT/top-$variant.txt" 2>"$OUT/top-$variant.log"
-  echo "exit $?"; tail -2 "$OUT/top-$variant.log"; cat "$OUT/top-$variant.txt"
-done 2>&1 | tee "$OUT/variants.txt"
+compare_templates bench/experiments/top_structures.json 12 current a_stride_bm 2>&1 | tee "$OUT/variants.txt"

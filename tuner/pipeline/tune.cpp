@@ -111,8 +111,16 @@ class TuningRun {
     counts().excluded_by_constraint = en.excluded_by_constraint;
     counts().candidates = en.candidates.size();
     const bool staged = o_.space.strategy.kind == StrategySettings::Kind::staged;
+    // The space's references (the seed's configuration) are timed in every run, staged or
+    // not: they are the yardstick the report ranks against.
+    const auto is_reference = [&](const SgemmTile &t) {
+      for (const auto &ref : o_.space.references)
+        if (ref.second == t) return true;
+      return false;
+    };
     std::vector<SgemmTile> first, deferred;
-    for (const SgemmTile &t : en.candidates) (!staged || is_probe(t, o_.space.strategy) ? first : deferred).push_back(t);
+    for (const SgemmTile &t : en.candidates)
+      (!staged || is_probe(t, o_.space.strategy) || is_reference(t) ? first : deferred).push_back(t);
     progress_.total = first.size();
     if (staged) progress_.stage = "stage 1 of 2";
 
@@ -507,7 +515,8 @@ class TuningRun {
     std::map<SgemmTile, double> score;
     for (const ShapeReport &s : report_.shapes)
       for (const RankedResult &r : s.ranked)
-        score[structure_of(r.tile, strategy)] += r.percent_of_cublas / static_cast<double>(report_.shapes.size());
+        if (is_probe(r.tile, strategy))  // a reference off the probe values would count its structure twice
+          score[structure_of(r.tile, strategy)] += r.percent_of_cublas / static_cast<double>(report_.shapes.size());
     std::vector<std::pair<double, SgemmTile>> order;
     for (const auto &[structure, value] : score) order.emplace_back(-value, structure);
     std::sort(order.begin(), order.end());
