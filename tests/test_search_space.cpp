@@ -108,6 +108,22 @@ TEST(SearchSpace, EveryFieldIsValidated) {
                "field 'strategy.probe.BQ': unknown field");
 }
 
+TEST(SearchSpace, SwitchesDefaultToOffAndTakeOnlyZeroOrOne) {
+  // Left out (every space written before the switches existed): searched at 0 only.
+  const SearchSpace plain = parse_search_space(kMinimal, "space.json");
+  EXPECT_EQ(plain.values[9], (std::vector<int>{0}));
+  EXPECT_EQ(plain.values[10], (std::vector<int>{0}));
+  const SearchSpace both =
+      parse_search_space(variant(R"("STAGES": [2, 3]})", R"("STAGES": [2, 3], "PREFETCH": [0, 1], "STREAMK": [1]})"),
+                         "space.json");
+  EXPECT_EQ(both.values[9], (std::vector<int>{0, 1}));
+  EXPECT_EQ(both.values[10], (std::vector<int>{1}));
+  expect_error(variant(R"("STAGES": [2, 3]})", R"("STAGES": [2, 3], "STREAMK": [2]})"), "parameters.STREAMK[0]");
+  expect_error(variant(R"("STAGES": [2, 3]})", R"("STAGES": [2, 3], "PREFETCH": [-1]})"), "parameters.PREFETCH[0]");
+  // A size parameter still must be at least 1.
+  expect_error(variant(R"("BM": [128])", R"("BM": [0])"), "parameters.BM[0]");
+}
+
 TEST(SearchSpace, ReadsAStagedStrategy) {
   const SearchSpace s = parse_search_space(
       variant(R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"STAGES": 3, "BK": 16}, "finalists": 5}, "shapes")"));
