@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "tuned_db_fixture.h"
+#include "tuner/common/embedded_files.h"
 #include "tuner/common/errors.h"
 #include "tuner/record/migrations.h"
 #include "tuner/record/result_store.h"
@@ -110,6 +111,45 @@ TEST_F(DatabaseTest, SchemaVersionIsRecorded) {
   ASSERT_TRUE(st.step());
   EXPECT_EQ(st.column_int(0), latest_schema_version());
   EXPECT_GE(latest_schema_version(), 1);
+}
+
+TEST_F(DatabaseTest, VersionOneDatabaseIsMigratedWithItsRows) {
+  // A database written before PREFETCH and STREAMK existed: its rows ran with both off.
+  {
+    Database db = Database::open(path());
+    const EmbeddedFile *v1 = nullptr;
+    for (const EmbeddedFile &f : migration_files::embedded_files())
+      if (std::string(f.name).rfind("0001", 0) == 0) v1 = &f;
+    ASSERT_NE(v1, nullptr);
+    db.exec(v1->content);
+    db.exec("PRAGMA user_version = 1");
+    db.exec(R"(INSERT INTO runs (uid, started_at, command, tuner_version, space_name, space_source, space_hash,
+                 gpu_name, compute_capability, sm_count, clock_mhz, driver_version, runtime_version, nvrtc_version,
+                 compile_options, template_origin, template_hash, fingerprint)
+               VALUES ('u1', 'now', 'c', '0.1.0', 's', 's', 'h', 'NVIDIA H200', '9.0', 132, 1980, 'd', 'r', 'n', 'o',
+                 'embedded', 't', 'fp'))");
+    db.exec(R"(INSERT INTO results (run_id, m, n, k, bm, bn, bk, wm, wn, wniter, tm, tn, stages, status, time_ms,
+                 measured_at) VALUES (1, 4096, 4096, 4096, 128, 64, 16, 64, 32, 2, 4, 4, 2, 'ok', 3.0, 'now'))");
+    db.exec(R"(INSERT INTO kernels (fingerprint, bm, bn, bk, wm, wn, wniter, tm, tn, stages, lowered_name, cubin)
+               VALUES ('fp', 128, 64, 16, 64, 32, 2, 4, 4, 2, 'sym', x'00'))");
+  }
+  ResultStore store(path());
+  Statement version = store.database().prepare("PRAGMA user_version");
+  ASSERT_TRUE(version.step());
+  EXPECT_EQ(version.column_int(0), latest_schema_version());
+  const std::vector<PriorResult> prior = store.prior_results("fp");
+  ASSERT_EQ(prior.size(), 1u);
+  EXPECT_EQ(prior[0].tile, (SgemmTile{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0}));
+  Statement kernel = store.database().prepare("SELECT prefetch, stream_k, lowered_name FROM kernels");
+  ASSERT_TRUE(kernel.step());
+  EXPECT_EQ(kernel.column_int(0), 0);
+  EXPECT_EQ(kernel.column_int(1), 0);
+  EXPECT_EQ(kernel.column_text(2), "sym");
+  // The new key admits the same tile with a switch on.
+  store.record_kernel("fp", SgemmTile{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 1}, "sym2", std::string("\x01", 1));
+  Statement count = store.database().prepare("SELECT COUNT(*) FROM kernels");
+  ASSERT_TRUE(count.step());
+  EXPECT_EQ(count.column_int(0), 2);
 }
 
 TEST_F(DatabaseTest, NewerSchemaIsRefused) {
