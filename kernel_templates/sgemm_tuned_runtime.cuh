@@ -51,15 +51,38 @@ struct GpuTable {
 };
 
 // Blocks of `kernel` the current device holds at once (SMs x resident blocks), the grid
-// of a stream-K launch. Asked of the runtime on every call: a program may switch devices.
+// of a stream-K launch. Asked of the runtime once per kernel and device, then remembered:
+// the answer cannot change while the program runs. (A grid larger than what is resident
+// would still compute the right result, only without the balance stream-K is for.)
 inline cudaError_t persistent_blocks(const void *kernel, int threads, int smem, int *blocks) {
-  int device = 0, sms = 0, per_sm = 0;
+  int device = 0;
   cudaError_t e = cudaGetDevice(&device);
-  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (e != cudaSuccess) return e;
+  struct Known {
+    const void *kernel;
+    int device, blocks;
+  };
+  constexpr int kSlots = 256;
+  static Known known[kSlots];
+  static int count = 0;
+  static std::mutex mutex;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (int i = 0; i < count; ++i)
+      if (known[i].kernel == kernel && known[i].device == device) {
+        *blocks = known[i].blocks;
+        return cudaSuccess;
+      }
+  }
+  int sms = 0, per_sm = 0;
+  e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem);
+  if (e != cudaSuccess) return e;
   *blocks = sms * per_sm;
-  if (e == cudaSuccess && *blocks < 1) e = cudaErrorInvalidConfiguration;
-  return e;
+  if (*blocks < 1) return cudaErrorInvalidConfiguration;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (count < kSlots) known[count++] = Known{kernel, device, *blocks};
+  return cudaSuccess;
 }
 
 // The launches of tile_launch_plan: the prepare pass when there is one, then the compute pass.
