@@ -29,7 +29,7 @@ std::optional<Code> timed_code(Database &db, const BestEntry &e) {
   Statement st = db.prepare("SELECT lowered_name, cubin FROM kernels WHERE fingerprint = ?1 AND " +
                             tile_column_match(2));
   st.bind(1, e.fingerprint_hash);
-  for (std::size_t p = 0; p < kTileParameters.size(); ++p) st.bind(static_cast<int>(2 + p), tile_parameter(e.tile, p));
+  bind_tile(st, 2, e.tile);
   if (!st.step()) return std::nullopt;
   return Code{st.column_text(0), st.column_blob(1)};
 }

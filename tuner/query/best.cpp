@@ -63,8 +63,7 @@ std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env)
     e.gpu_name = st.column_text(0);
     e.compute_capability = st.column_text(1);
     e.shape = Shape{st.column_int(2), st.column_int(3), st.column_int(4)};
-    for (std::size_t p = 0; p < kTileParameters.size(); ++p)
-      set_tile_parameter(e.tile, p, static_cast<int>(st.column_int(static_cast<int>(5 + p))));
+    e.tile = read_tile(st, 5);
     const int f = 5 + static_cast<int>(kTileColumns.size());
     e.time_ms = st.column_double(f);
     e.tflops = st.column_double(f + 1);

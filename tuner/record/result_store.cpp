@@ -95,7 +95,7 @@ void ResultStore::insert(std::int64_t run_id, const ResultRow &r) {
   static const std::string sql = insert_result_sql();
   Statement st = db_.prepare(sql);
   st.bind(1, run_id).bind(2, r.shape.M).bind(3, r.shape.N).bind(4, r.shape.K);
-  for (std::size_t p = 0; p < kTileParameters.size(); ++p) st.bind(static_cast<int>(5 + p), tile_parameter(r.tile, p));
+  bind_tile(st, 5, r.tile);
   const int f = kFirstAfterTile;
   st.bind(f, std::string(to_string(r.status)));
   if (r.reason.empty()) st.bind_null(f + 1); else st.bind(f + 1, r.reason);
@@ -127,8 +127,7 @@ std::vector<PriorResult> ResultStore::prior_results(const std::string &fingerpri
   while (st.step()) {
     PriorResult p;
     p.shape = Shape{st.column_int(0), st.column_int(1), st.column_int(2)};
-    for (std::size_t i = 0; i < kTileParameters.size(); ++i)
-      set_tile_parameter(p.tile, i, static_cast<int>(st.column_int(static_cast<int>(3 + i))));
+    p.tile = read_tile(st, 3);
     p.status = status_from_string(st.column_text(f)).value_or(CandidateStatus::launch_failed);
     p.time_ms = st.column_double(f + 1);
     p.registers = static_cast<int>(st.column_int(f + 2));
@@ -146,7 +145,7 @@ void ResultStore::record_kernel(const std::string &fingerprint, const SgemmTile 
                              ", lowered_name, cubin) VALUES (?1, " + tile_placeholders(2) + ", ?" + std::to_string(f) +
                              ", ?" + std::to_string(f + 1) + ")");
   st.bind(1, fingerprint);
-  for (std::size_t p = 0; p < kTileParameters.size(); ++p) st.bind(static_cast<int>(2 + p), tile_parameter(tile, p));
+  bind_tile(st, 2, tile);
   st.bind(f, lowered_name).bind_blob(f + 1, cubin);
   st.run();
 }

@@ -30,4 +30,15 @@ std::string tile_column_match(int first) {
   return out;
 }
 
+void bind_tile(Statement &st, int first, const SgemmTile &tile) {
+  for (std::size_t p = 0; p < kTileParameters.size(); ++p) st.bind(first + static_cast<int>(p), tile_parameter(tile, p));
+}
+
+SgemmTile read_tile(Statement &st, int first) {
+  SgemmTile tile{};
+  for (std::size_t p = 0; p < kTileParameters.size(); ++p)
+    set_tile_parameter(tile, p, static_cast<int>(st.column_int(first + static_cast<int>(p))));
+  return tile;
+}
+
 }  // namespace sgemm_tune

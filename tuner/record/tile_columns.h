@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "tuner/record/sqlite.h"
 #include "tuner/space/tile.h"
 
 namespace sgemm_tune {
@@ -19,5 +20,10 @@ std::string tile_column_list(std::string_view prefix = "");
 std::string tile_placeholders(int first);
 // "bm = ?2 AND bn = ?3 AND ..." starting at ?first
 std::string tile_column_match(int first);
+
+// Binds the tile's parameters to ?first, ?first + 1, ... (the order of the fragments above).
+void bind_tile(Statement &st, int first, const SgemmTile &tile);
+// The tile from result columns first, first + 1, ... (a tile_column_list in a SELECT).
+SgemmTile read_tile(Statement &st, int first);
 
 }  // namespace sgemm_tune
