@@ -155,12 +155,15 @@ struct SgemmLaunchPlan {
 };
 
 SGEMM_TUNE_HD constexpr SgemmLaunchPlan tile_launch_plan(const SgemmTile &t, int M, int N, int persistent_blocks) {
-  const long long tiles = static_cast<long long>(M / t.BM) * (N / t.BN);
-  if (!t.STREAMK || persistent_blocks < 1)
+  if (!t.STREAMK)
     return SgemmLaunchPlan{false, static_cast<unsigned>(N / t.BN), static_cast<unsigned>(M / t.BM), 1u, 0u};
+  // A stream-K kernel reads its share of the work from a 1-D grid, whatever its size: fewer
+  // than one block (a kernel no SM can hold, which the launchers refuse) plans one block.
+  const long long G = persistent_blocks < 1 ? 1 : persistent_blocks;
+  const long long tiles = static_cast<long long>(M / t.BM) * (N / t.BN);
   // Tiles of whole waves need no splitting, and then there is nothing to prepare.
-  const bool split = tiles % persistent_blocks != 0;
-  const unsigned blocks = static_cast<unsigned>(persistent_blocks);
+  const bool split = tiles % G != 0;
+  const unsigned blocks = static_cast<unsigned>(G);
   return SgemmLaunchPlan{split, blocks, 1u, 1u, split ? blocks : 0u};
 }
 

@@ -109,6 +109,11 @@ TEST(StreamK, LaunchPlan) {
   plan = sgemm_tune_kernels::tile_launch_plan(t, 4096, 4096, 128);
   EXPECT_FALSE(plan.prepare);  // 4 whole waves: nothing is split
   EXPECT_EQ(plan.grid_x, 128u);
+
+  // Never a 2-D grid for a stream-K kernel, which would compute each share once per row.
+  plan = sgemm_tune_kernels::tile_launch_plan(t, 4096, 4096, 0);
+  EXPECT_EQ(plan.grid_x, 1u);
+  EXPECT_EQ(plan.grid_y, 1u);
 }
 
 }  // namespace
