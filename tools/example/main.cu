@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <cublas_v2.h>
@@ -61,8 +62,10 @@ double relative_error(const float *c, const float *ref, size_t n, size_t *nonfin
   return norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
 }
 
+// Milliseconds of each of `repeats` launches, timed with events between them, after two
+// launches that are not timed.
 template <typename F>
-double median_ms(F launch, int repeats) {
+std::vector<double> launch_times_ms(F launch, int repeats) {
   for (int i = 0; i < 2; ++i) launch();
   std::vector<cudaEvent_t> ev(repeats + 1);
   for (auto &e : ev) CHECK(cudaEventCreate(&e));
@@ -79,8 +82,32 @@ double median_ms(F launch, int repeats) {
     ms[i] = t;
   }
   for (auto &e : ev) CHECK(cudaEventDestroy(e));
-  std::sort(ms.begin(), ms.end());
-  return repeats % 2 ? ms[repeats / 2] : 0.5 * (ms[repeats / 2 - 1] + ms[repeats / 2]);
+  return ms;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+template <typename F>
+double median_ms(F launch, int repeats) {
+  return median(launch_times_ms(launch, repeats));
+}
+
+// Medians of two kernels timed in alternating rounds, so that a drift of the GPU's clock or
+// temperature during the measurement falls on both sides alike instead of on the one timed
+// second.
+template <typename F, typename G>
+std::pair<double, double> paired_medians_ms(F first, G second, int repeats, int rounds = 5) {
+  std::vector<double> a, b;
+  for (int r = 0; r < rounds; ++r) {
+    const int n = repeats / rounds + (r < repeats % rounds ? 1 : 0);
+    for (double t : launch_times_ms(first, n)) a.push_back(t);
+    for (double t : launch_times_ms(second, n)) b.push_back(t);
+  }
+  return {median(a), median(b)};
 }
 
 // The FP32 FFMA ceiling of this GPU, measured: 8 independent FMA chains per thread, enough
@@ -166,8 +193,8 @@ int main(int argc, char **argv) {
     const bool ok = e0 <= 1e-4 && e1 <= 1e-4;
 
     const int repeats = nc * size_t(K) > (1ull << 30) ? 20 : 100;
-    const double tuned = median_ms([&] { CHECK(sgemm_tuned(M, N, K, 1.0f, A, B, 0.0f, C)); }, repeats);
-    const double ref = median_ms([&] { reference(0.0f, R); }, repeats);
+    const auto [tuned, ref] = paired_medians_ms([&] { CHECK(sgemm_tuned(M, N, K, 1.0f, A, B, 0.0f, C)); },
+                                                [&] { reference(0.0f, R); }, repeats);
     const double flop = 2.0 * M * N * double(K);
     const double tuned_tflops = flop / tuned / 1e9, ref_tflops = flop / ref / 1e9;
     std::printf("%-16s %10.4f %9.2f %7.1f%% %10.4f %9.2f %7.1f%% %7.1f%% %9.1e %9.1e  %s\n", s.c_str(), tuned,
