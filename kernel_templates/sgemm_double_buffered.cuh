@@ -102,6 +102,47 @@ __device__ __forceinline__ void multiply_fragments(float (&acc)[ROWS * COLS], co
     }
 }
 
+// The dynamic shared memory of both kernels, addressed as int offsets into this array, never
+// through float pointers kept in variables: NVRTC then knows the address space and uses
+// 32-bit addresses (with pointers it fell back to 64-bit generic ones, costing registers and
+// about 1.5% at the best tiles: bench/NOTES.md). 16-byte alignment is for cp.async.
+extern __shared__ __align__(16) float sgemm_smem[];
+
+// A thread's place in its block's tile, the same in both kernels: the row and column of its
+// warp's WM x WN tile, and its own row and column of TM x TN cells in each warp sub-tile.
+struct ThreadPlace {
+  int warpRow, warpCol, rowInWarp, colInWarp;
+};
+
+template <int BN, int WN, int WSUBN, int TN>
+__device__ __forceinline__ ThreadPlace thread_place() {
+  const int warpIdx = threadIdx.x / kWarpSize;
+  const int lane = threadIdx.x % kWarpSize;
+  return {warpIdx / (BN / WN), warpIdx % (BN / WN), lane / (WSUBN / TN), lane % (WSUBN / TN)};
+}
+
+// The fragments of K step k for a thread at `place`: its WMITER x TM A values from the
+// transposed A stage at offset aStage (rows A_STRIDE apart), its WNITER x TN B values from
+// the B stage at offset bStage (rows BN apart).
+template <int A_STRIDE, int BN, int WM, int WN, int WMITER, int WNITER, int TM, int TN>
+__device__ __forceinline__ void load_fragments(float (&regM)[WMITER * TM], float (&regN)[WNITER * TN], int aStage,
+                                               int bStage, int k, const ThreadPlace &place) {
+  constexpr int WSUBM = WM / WMITER;
+  constexpr int WSUBN = WN / WNITER;
+#pragma unroll
+  for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+      regM[wSubRow * TM + i] =
+          sgemm_smem[aStage + k * A_STRIDE + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + i];
+#pragma unroll
+  for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
+#pragma unroll
+    for (int i = 0; i < TN; ++i)
+      regN[wSubCol * TN + i] =
+          sgemm_smem[bStage + k * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + i];
+}
+
 }  // namespace detail
 
 // The kernels' template parameters, in SgemmTile's order (also used by the run-time header).
@@ -134,20 +175,11 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
     return;
   }
 
-  // Shared memory is addressed as int offsets into the extern array, never through float
-  // pointers kept in variables: NVRTC then knows the address space and uses 32-bit
-  // addresses (with pointers it fell back to 64-bit generic ones, costing registers and
-  // about 1.5% at the best tiles: bench/NOTES.md). 16-byte alignment is for cp.async;
-  // every stage is a multiple of 4 floats because BK is.
-  extern __shared__ __align__(16) float sgemm_smem[];
+  // Shared memory (detail::sgemm_smem): STAGES A stages, then STAGES B stages. Every stage
+  // is a multiple of 4 floats because BK is, so each keeps cp.async's 16-byte alignment.
+  using detail::sgemm_smem;
   constexpr int B_BASE = STAGES * A_STAGE;
-
-  const int warpIdx = threadIdx.x / kWarpSize;
-  const int warpCol = warpIdx % (BN / WN);
-  const int warpRow = warpIdx / (BN / WN);
-  const int threadIdxInWarp = threadIdx.x % kWarpSize;
-  const int threadColInWarp = threadIdxInWarp % (WSUBN / TN);
-  const int threadRowInWarp = threadIdxInWarp / (WSUBN / TN);
+  const detail::ThreadPlace place = detail::thread_place<BN, WN, WSUBN, TN>();
 
   const int innerRowA = threadIdx.x / (BK / 4);
   const int innerColA = threadIdx.x % (BK / 4);
@@ -202,20 +234,9 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
         detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * N + innerColB * 4]);
       }
     };
-    // The fragments of step dotIdx of the stage at (as, bs) into fragment set `set`.
-    auto loadFragments = [&](int set, int as, int bs, int dotIdx) {
-#pragma unroll
-      for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
-#pragma unroll
-        for (int i = 0; i < TM; ++i)
-          regM[set][wSubRow * TM + i] =
-              sgemm_smem[as + dotIdx * A_STRIDE + warpRow * WM + wSubRow * WSUBM + threadRowInWarp * TM + i];
-#pragma unroll
-      for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
-#pragma unroll
-        for (int i = 0; i < TN; ++i)
-          regN[set][wSubCol * TN + i] =
-              sgemm_smem[bs + dotIdx * BN + warpCol * WN + wSubCol * WSUBN + threadColInWarp * TN + i];
+    // The fragments of step k of the stage at (as, bs) into fragment set `set`.
+    auto loadFragments = [&](int set, int as, int bs, int k) {
+      detail::load_fragments<A_STRIDE, BN, WM, WN, WMITER, WNITER, TM, TN>(regM[set], regN[set], as, bs, k, place);
     };
 
     // Prologue: fill stages 0 .. STAGES-2. One cp.async group per tile, committed even when
@@ -278,7 +299,8 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
   // alpha * threadResults (+ beta * C) into the tile's part of C, or, for a tile split
   // along K, alpha * threadResults added atomically to C that the prepare pass scaled.
   auto epilogue = [&](int tileRow, int tileCol, bool accumulate) {
-    float *cWarp = C + static_cast<long long>(tileRow * BM + warpRow * WM) * N + tileCol * BN + warpCol * WN;
+    float *cWarp = C + static_cast<long long>(tileRow * BM + place.warpRow * WM) * N + tileCol * BN +
+                   place.warpCol * WN;
     // BLAS semantics: with beta == 0, C is output only and is never read (it may hold NaN).
     const bool readC = beta != 0.0f;
 #pragma unroll
@@ -291,7 +313,7 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
 #pragma unroll
           for (int n = 0; n < TN; n += 4) {
             float4 *cPtr = reinterpret_cast<float4 *>(
-                &cSub[(threadRowInWarp * TM + m) * N + threadColInWarp * TN + n]);
+                &cSub[(place.rowInWarp * TM + m) * N + place.colInWarp * TN + n]);
             const int acc = (wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n;
             float4 out = make_float4(alpha * threadResults[acc + 0], alpha * threadResults[acc + 1],
                                      alpha * threadResults[acc + 2], alpha * threadResults[acc + 3]);
@@ -347,14 +369,8 @@ sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__
   constexpr int WMITER = tile_warp_m_iterations(kTile);
   constexpr int WSUBM = WM / WMITER;
   constexpr int WSUBN = WN / WNITER;
-  extern __shared__ __align__(16) float sgemm_checked_smem[];
-
-  const int warpIdx = threadIdx.x / kWarpSize;
-  const int warpCol = warpIdx % (BN / WN);
-  const int warpRow = warpIdx / (BN / WN);
-  const int threadIdxInWarp = threadIdx.x % kWarpSize;
-  const int threadColInWarp = threadIdxInWarp % (WSUBN / TN);
-  const int threadRowInWarp = threadIdxInWarp / (WSUBN / TN);
+  using detail::sgemm_smem;
+  const detail::ThreadPlace place = detail::thread_place<BN, WN, WSUBN, TN>();
   const int rowBase = blockIdx.y * BM;
   const int colBase = blockIdx.x * BN;
 
@@ -367,30 +383,19 @@ sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__
     for (int idx = threadIdx.x; idx < BM * BK; idx += NUM_THREADS) {
       const int r = idx / BK, c = idx % BK;
       const int gr = rowBase + r, gc = k0 + c;
-      sgemm_checked_smem[c * A_STRIDE + r] =
+      sgemm_smem[c * A_STRIDE + r] =
           gr < M && gc < K ? A[static_cast<long long>(gr) * K + gc] : 0.0f;
     }
     for (int idx = threadIdx.x; idx < BK * BN; idx += NUM_THREADS) {
       const int r = idx / BN, c = idx % BN;
       const int gr = k0 + r, gc = colBase + c;
-      sgemm_checked_smem[B_BASE + r * BN + c] =
+      sgemm_smem[B_BASE + r * BN + c] =
           gr < K && gc < N ? B[static_cast<long long>(gr) * N + gc] : 0.0f;
     }
     __syncthreads();
 #pragma unroll
     for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
-#pragma unroll
-      for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
-#pragma unroll
-        for (int i = 0; i < TM; ++i)
-          regM[wSubRow * TM + i] = sgemm_checked_smem[dotIdx * A_STRIDE + warpRow * WM + wSubRow * WSUBM +
-                                                      threadRowInWarp * TM + i];
-#pragma unroll
-      for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
-#pragma unroll
-        for (int i = 0; i < TN; ++i)
-          regN[wSubCol * TN + i] = sgemm_checked_smem[B_BASE + dotIdx * BN + warpCol * WN + wSubCol * WSUBN +
-                                                      threadColInWarp * TN + i];
+      detail::load_fragments<A_STRIDE, BN, WM, WN, WMITER, WNITER, TM, TN>(regM, regN, 0, B_BASE, dotIdx, place);
       detail::multiply_fragments<WMITER * TM, WNITER * TN>(threadResults, regM, regN);
     }
     __syncthreads();
@@ -405,8 +410,8 @@ sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__
       for (int m = 0; m < TM; ++m)
 #pragma unroll
         for (int n = 0; n < TN; ++n) {
-          const int row = rowBase + warpRow * WM + wSubRow * WSUBM + threadRowInWarp * TM + m;
-          const int col = colBase + warpCol * WN + wSubCol * WSUBN + threadColInWarp * TN + n;
+          const int row = rowBase + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + m;
+          const int col = colBase + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + n;
           if (row >= M || col >= N) continue;
           float *c = &C[static_cast<long long>(row) * N + col];
           const float acc = alpha * threadResults[(wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n];

@@ -9,7 +9,7 @@ export SGEMM_TUNE_BINARY=$TUNE
 
 # compare_templates SPACE ROWS VARIANT...: tune SPACE once per variant ("current" is the
 # built-in template, anything else .device/variants/NAME from make_variant.sh), each into
-# its own database under OUT, and print each ranked table.
+# its own database top-VARIANT.db under DB_DIR (default OUT), and print each ranked table.
 compare_templates() {
   local space=$1 rows=$2 variant dir
   shift 2
@@ -17,7 +17,21 @@ compare_templates() {
     dir=kernel_templates
     [ "$variant" = current ] || dir=.device/variants/$variant
     echo "== $(basename "$space" .json), template: $variant"
-    timeout 150 "$TUNE" --space "$space" --template-dir "$dir" --db "$OUT/top-$variant.db" --top "$rows" \
-      2>"$OUT/top-$variant.log" | tail -$((rows + 2))
+    mkdir -p "${DB_DIR:-$OUT}"
+    timeout 150 "$TUNE" --space "$space" --template-dir "$dir" --db "${DB_DIR:-$OUT}/top-$variant.db" --top "$rows" \
+      2>"${DB_DIR:-$OUT}/top-$variant.log" | tail -$((rows + 2))
   done
+}
+
+# stall_reasons SPACE: the stall reasons per issued instruction, issue activity, L2 hit rate
+# and DRAM reads of cuBLAS's kernel and of the space's (single) configuration, from ncu.
+stall_reasons() {
+  local space=$1
+  local metrics='regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,smsp__inst_executed.sum,smsp__cycles_active.avg,sm__cycles_elapsed.avg.per_second,smsp__issue_active.avg.pct_of_peak_sustained_active,lts__t_sector_hit_rate.pct,dram__bytes_read.sum'
+  echo "== stall reasons: cuBLAS"
+  timeout 120 ncu --clock-control none -k regex:'gemm|xmma|cutlass' -c 1 --metrics "$metrics" \
+    "$TUNE" --space "$space" --db /tmp/stalls-cublas.db --quiet --in-process 2>&1 | grep -v "^==PROF==" | grep -v "^\s*$" | tail -40
+  echo "== stall reasons: $(basename "$space" .json) (prepare pass, compute pass)"
+  timeout 120 ncu --clock-control none -k regex:sgemm_double_buffered -c 2 --metrics "$metrics" \
+    "$TUNE" --space "$space" --db /tmp/stalls-tuned.db --quiet --in-process 2>&1 | grep -v "^==PROF==" | grep -v "^\s*$" | tail -45
 }
