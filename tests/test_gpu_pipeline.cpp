@@ -17,6 +17,7 @@
 #include "tuner/gpu/device_info.h"
 #include "tuner/pipeline/tune.h"
 #include "tuner/record/result_store.h"
+#include "tuner/record/tile_columns.h"
 
 namespace sgemm_tune {
 namespace {
@@ -62,6 +63,28 @@ class GpuPipeline : public ::testing::Test {
     return KernelSource::from_directory(tdir.string());
   }
 
+  // The integer columns of the one row that `sql` returns from the run's database, with
+  // ?1 bound to the run's id when the query has it.
+  static std::vector<std::int64_t> row(const TuneReport &r, const std::string &sql) {
+    ResultStore store(r.db_path);
+    Statement st = store.database().prepare(sql);
+    if (sql.find("?1") != std::string::npos) st.bind(1, r.run_id);
+    std::vector<std::int64_t> values;
+    if (!st.step()) {
+      ADD_FAILURE() << "no row from: " << sql;
+      return values;
+    }
+    for (int i = 0; i < st.column_count(); ++i) values.push_back(st.column_int(i));
+    return values;
+  }
+
+  static std::string run_status(const TuneReport &r) {
+    ResultStore store(r.db_path);
+    Statement st = store.database().prepare("SELECT status FROM runs WHERE id = ?1");
+    st.bind(1, r.run_id);
+    return st.step() ? st.column_text(0) : "(no run row)";
+  }
+
   std::filesystem::path dir_;
 };
 
@@ -84,15 +107,14 @@ TEST_F(GpuPipeline, TunesVerifiesAndRecordsEveryCandidate) {
   }
 
   // One row per candidate per shape, each with a status; ok rows carry their measurements.
+  const std::vector<std::int64_t> rows =
+      row(r, "SELECT COUNT(*), SUM(status = 'ok'), SUM(status = 'ok' AND time_ms > 0 AND cublas_ms > 0 AND "
+             "error_beta0 < 1e-4 AND error_beta < 1e-4) FROM results WHERE run_id = ?1");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0], static_cast<std::int64_t>(r.counts.candidates * 2));
+  EXPECT_EQ(rows[1], static_cast<std::int64_t>(r.counts.ok));
+  EXPECT_EQ(rows[2], rows[1]);
   ResultStore store(r.db_path);
-  Statement rows = store.database().prepare(
-      "SELECT COUNT(*), SUM(status = 'ok'), SUM(status = 'ok' AND time_ms > 0 AND cublas_ms > 0 AND "
-      "error_beta0 < 1e-4 AND error_beta < 1e-4) FROM results WHERE run_id = ?1");
-  rows.bind(1, r.run_id);
-  ASSERT_TRUE(rows.step());
-  EXPECT_EQ(rows.column_int(0), static_cast<std::int64_t>(r.counts.candidates * 2));
-  EXPECT_EQ(rows.column_int(1), static_cast<std::int64_t>(r.counts.ok));
-  EXPECT_EQ(rows.column_int(2), rows.column_int(1));
   Statement run = store.database().prepare("SELECT status, gpu_name, driver_version FROM runs WHERE id = ?1");
   run.bind(1, r.run_id);
   ASSERT_TRUE(run.step());
@@ -105,14 +127,12 @@ TEST_F(GpuPipeline, OccupancyModelMatchesTheRuntimeForEverySurvivor) {
   o.space.prune.min_warps_per_sm = 1;  // keep as many as possible to compare
   const TuneReport r = run_tuning(o);
   EXPECT_EQ(r.counts.occupancy_model_mismatches, 0u);
-  ResultStore store(r.db_path);
-  Statement st = store.database().prepare(
+  const std::vector<std::int64_t> compared = row(r,
       "SELECT COUNT(*), SUM(blocks_per_sm = runtime_blocks_per_sm) FROM results "
       "WHERE run_id = ?1 AND runtime_blocks_per_sm IS NOT NULL");
-  st.bind(1, r.run_id);
-  ASSERT_TRUE(st.step());
-  EXPECT_GT(st.column_int(0), 0);
-  EXPECT_EQ(st.column_int(1), st.column_int(0));
+  ASSERT_EQ(compared.size(), 2u);
+  EXPECT_GT(compared[0], 0);
+  EXPECT_EQ(compared[1], compared[0]);
 }
 
 TEST_F(GpuPipeline, StagedSearchTakesOnlyFinalistsToTheSecondStage) {
@@ -128,15 +148,14 @@ TEST_F(GpuPipeline, StagedSearchTakesOnlyFinalistsToTheSecondStage) {
   EXPECT_EQ(r.counts.compiled, 4u);
   EXPECT_EQ(r.counts.pruned.at("not_finalist"), 2u);
   EXPECT_EQ(r.counts.ok, 2 * r.counts.survivors);
-  ResultStore store(r.db_path);
-  Statement st = store.database().prepare(
+  const std::vector<std::int64_t> rows = row(r,
       "SELECT COUNT(*), SUM(reason = 'not_finalist'), SUM(stages = 3 AND registers IS NOT NULL) FROM results "
       "WHERE run_id = ?1");
-  st.bind(1, r.run_id);
-  ASSERT_TRUE(st.step());
-  EXPECT_EQ(st.column_int(0), 12);  // every candidate at both shapes has a row
-  EXPECT_EQ(st.column_int(1), 4);
-  EXPECT_EQ(st.column_int(2), 2);   // the compiled finalist, at both shapes
+  EXPECT_EQ(rows, (std::vector<std::int64_t>{
+                      12,  // every candidate at both shapes has a row
+                      4,
+                      2,  // the compiled finalist, at both shapes
+                  }));
 }
 
 // kill -9 in the middle of a tuning, then the same command again: the database is intact,
@@ -184,16 +203,15 @@ TEST_F(GpuPipeline, KilledRunResumesWithoutMeasuringAgain) {
   EXPECT_EQ(r.counts.reused, static_cast<std::size_t>(before));
   EXPECT_GT(r.counts.ok, 0u) << "the killed run had measured everything: nothing was resumed";
   // Every (candidate, shape) pair measured exactly once across the two runs, and all ranked.
-  ResultStore store(db);
-  Statement pairs = store.database().prepare(
-      "SELECT COUNT(*), SUM(n = 1) FROM (SELECT COUNT(*) AS n FROM results WHERE status = 'ok' "
-      "GROUP BY m, n, k, bm, bn, bk, wm, wn, wniter, tm, tn, stages)");
-  ASSERT_TRUE(pairs.step());
-  EXPECT_EQ(pairs.column_int(1), pairs.column_int(0));
-  EXPECT_EQ(pairs.column_int(0), before + static_cast<std::int64_t>(r.counts.ok));
+  const std::vector<std::int64_t> pairs =
+      row(r, "SELECT COUNT(*), SUM(n = 1) FROM (SELECT COUNT(*) AS n FROM results WHERE status = 'ok' "
+             "GROUP BY m, n, k, " + tile_column_list() + ")");
+  ASSERT_EQ(pairs.size(), 2u);
+  EXPECT_EQ(pairs[1], pairs[0]);
+  EXPECT_EQ(pairs[0], before + static_cast<std::int64_t>(r.counts.ok));
   std::size_t ranked = 0;
   for (const ShapeReport &s : r.shapes) ranked += s.ranked.size();
-  EXPECT_EQ(static_cast<std::int64_t>(ranked), pairs.column_int(0));
+  EXPECT_EQ(static_cast<std::int64_t>(ranked), pairs[0]);
 }
 
 // A candidate that faults (an illegal address: a sticky error, the context is lost) takes
@@ -207,18 +225,11 @@ TEST_F(GpuPipeline, FaultingCandidatesAreRecordedAndTheRunGoesOn) {
   ASSERT_GE(r.counts.survivors, 2u);
   EXPECT_EQ(r.counts.ok, 0u);
   EXPECT_EQ(r.counts.launch_failed, 2 * r.counts.survivors);  // every survivor, at both shapes
-  ResultStore store(r.db_path);
-  Statement st = store.database().prepare(
-      "SELECT COUNT(*), SUM(reason = 'cudaErrorIllegalAddress') FROM results WHERE run_id = ?1 AND "
-      "status = 'launch_failed'");
-  st.bind(1, r.run_id);
-  ASSERT_TRUE(st.step());
-  EXPECT_EQ(st.column_int(0), static_cast<std::int64_t>(r.counts.launch_failed));
-  EXPECT_EQ(st.column_int(1), st.column_int(0));
-  Statement run = store.database().prepare("SELECT status FROM runs WHERE id = ?1");
-  run.bind(1, r.run_id);
-  ASSERT_TRUE(run.step());
-  EXPECT_EQ(run.column_text(0), "finished");
+  const auto failed = static_cast<std::int64_t>(r.counts.launch_failed);
+  EXPECT_EQ(row(r, "SELECT COUNT(*), SUM(reason = 'cudaErrorIllegalAddress') FROM results WHERE run_id = ?1 AND "
+                   "status = 'launch_failed'"),
+            (std::vector<std::int64_t>{failed, failed}));
+  EXPECT_EQ(run_status(r), "finished");
 }
 
 // A candidate that never finishes is stopped by the time limit and recorded likewise.
@@ -233,12 +244,9 @@ TEST_F(GpuPipeline, HangingCandidatesAreStoppedByTheTimeout) {
   ASSERT_GE(r.counts.survivors, 1u);
   EXPECT_EQ(r.counts.ok, 0u);
   EXPECT_EQ(r.counts.launch_failed, 2 * r.counts.survivors);
-  ResultStore store(r.db_path);
-  Statement st = store.database().prepare(
-      "SELECT COUNT(*) FROM results WHERE run_id = ?1 AND status = 'launch_failed' AND reason = 'timeout'");
-  st.bind(1, r.run_id);
-  ASSERT_TRUE(st.step());
-  EXPECT_EQ(st.column_int(0), static_cast<std::int64_t>(r.counts.launch_failed));
+  EXPECT_EQ(row(r, "SELECT COUNT(*) FROM results WHERE run_id = ?1 AND status = 'launch_failed' AND "
+                   "reason = 'timeout'"),
+            (std::vector<std::int64_t>{static_cast<std::int64_t>(r.counts.launch_failed)}));
 }
 
 // The worker itself measures like the in-process bench: correct candidates stay correct.
@@ -275,13 +283,9 @@ TEST_F(GpuPipeline, IgnoringBetaIsCaught) {
   const TuneReport r = run_tuning(options(planted("out.y += beta * old.y;", "out.y += old.y;")));
   EXPECT_EQ(r.counts.ok, 0u);
   EXPECT_EQ(r.counts.wrong_result, r.counts.survivors * 2);
-  ResultStore store(r.db_path);
-  Statement st = store.database().prepare(
-      "SELECT COUNT(*) FROM results WHERE run_id = ?1 AND status = 'wrong_result' AND error_beta0 < 1e-4 AND "
-      "error_beta > 1e-4");
-  st.bind(1, r.run_id);
-  ASSERT_TRUE(st.step());
-  EXPECT_EQ(st.column_int(0), static_cast<std::int64_t>(r.counts.wrong_result));
+  EXPECT_EQ(row(r, "SELECT COUNT(*) FROM results WHERE run_id = ?1 AND status = 'wrong_result' AND "
+                   "error_beta0 < 1e-4 AND error_beta > 1e-4"),
+            (std::vector<std::int64_t>{static_cast<std::int64_t>(r.counts.wrong_result)}));
 }
 
 TEST_F(GpuPipeline, PrefetchAndStreamKAreVerifiedOnTileCountsThatAreNotWholeWaves) {
