@@ -122,19 +122,19 @@ __device__ __forceinline__ ThreadPlace thread_place() {
 }
 
 // The fragments of K step k for a thread at `place`: its WMITER x TM A values from the
-// transposed A stage at offset aStage (rows A_STRIDE apart), its WNITER x TN B values from
-// the B stage at offset bStage (rows BN apart).
-template <int A_STRIDE, int BN, int WM, int WN, int WMITER, int WNITER, int TM, int TN>
+// transposed A stage at offset aStage (laid out as tile_a_offset says, with BM and A_SKEW
+// from the tile), its WNITER x TN B values from the B stage at offset bStage (rows BN apart).
+template <int BM, int A_SKEW, int BN, int WM, int WN, int WMITER, int WNITER, int TM, int TN>
 __device__ __forceinline__ void load_fragments(float (&regM)[WMITER * TM], float (&regN)[WNITER * TN], int aStage,
                                                int bStage, int k, const ThreadPlace &place) {
   constexpr int WSUBM = WM / WMITER;
   constexpr int WSUBN = WN / WNITER;
+  const int aRow = aStage + k * BM + (k / 4) * A_SKEW;
 #pragma unroll
   for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
 #pragma unroll
     for (int i = 0; i < TM; ++i)
-      regM[wSubRow * TM + i] =
-          sgemm_smem[aStage + k * A_STRIDE + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + i];
+      regM[wSubRow * TM + i] = sgemm_smem[aRow + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + i];
 #pragma unroll
   for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
 #pragma unroll
@@ -158,7 +158,7 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
   static_assert(check_tile(kTile) == TileRule::ok,
                 "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
   constexpr int NUM_THREADS = tile_threads(kTile);
-  constexpr int A_STRIDE = tile_a_stride(kTile);
+  constexpr int A_SKEW = tile_a_group_skew(kTile);
   constexpr int A_STAGE = tile_a_stage_floats(kTile);
   constexpr int B_STAGE = tile_b_stage_floats(kTile);
   constexpr int WMITER = tile_warp_m_iterations(kTile);
@@ -218,10 +218,10 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
 #pragma unroll
       for (int pass = 0; pass < A_PASSES; ++pass) {
         const int row = innerRowA + pass * ROW_STRIDE_A;
-        sgemm_smem[dst + (innerColA * 4 + 0) * A_STRIDE + row] = aFrag[pass].x;
-        sgemm_smem[dst + (innerColA * 4 + 1) * A_STRIDE + row] = aFrag[pass].y;
-        sgemm_smem[dst + (innerColA * 4 + 2) * A_STRIDE + row] = aFrag[pass].z;
-        sgemm_smem[dst + (innerColA * 4 + 3) * A_STRIDE + row] = aFrag[pass].w;
+        sgemm_smem[dst + tile_a_offset(kTile, innerColA * 4 + 0, row)] = aFrag[pass].x;
+        sgemm_smem[dst + tile_a_offset(kTile, innerColA * 4 + 1, row)] = aFrag[pass].y;
+        sgemm_smem[dst + tile_a_offset(kTile, innerColA * 4 + 2, row)] = aFrag[pass].z;
+        sgemm_smem[dst + tile_a_offset(kTile, innerColA * 4 + 3, row)] = aFrag[pass].w;
       }
     };
     // B keeps its orientation, so it is a byte copy: cp.async, no registers.
@@ -236,7 +236,7 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
     };
     // The fragments of step k of the stage at (as, bs) into fragment set `set`.
     auto loadFragments = [&](int set, int as, int bs, int k) {
-      detail::load_fragments<A_STRIDE, BN, WM, WN, WMITER, WNITER, TM, TN>(regM[set], regN[set], as, bs, k, place);
+      detail::load_fragments<BM, A_SKEW, BN, WM, WN, WMITER, WNITER, TM, TN>(regM[set], regN[set], as, bs, k, place);
     };
 
     // Prologue: fill stages 0 .. STAGES-2. One cp.async group per tile, committed even when
@@ -364,7 +364,7 @@ sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__
   static_assert(check_tile(kTile) == TileRule::ok,
                 "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
   constexpr int NUM_THREADS = tile_threads(kTile);
-  constexpr int A_STRIDE = tile_a_stride(kTile);
+  constexpr int A_SKEW = tile_a_group_skew(kTile);
   constexpr int B_BASE = tile_a_stage_floats(kTile);
   constexpr int WMITER = tile_warp_m_iterations(kTile);
   constexpr int WSUBM = WM / WMITER;
@@ -383,7 +383,7 @@ sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__
     for (int idx = threadIdx.x; idx < BM * BK; idx += NUM_THREADS) {
       const int r = idx / BK, c = idx % BK;
       const int gr = rowBase + r, gc = k0 + c;
-      sgemm_smem[c * A_STRIDE + r] =
+      sgemm_smem[tile_a_offset(kTile, c, r)] =
           gr < M && gc < K ? A[static_cast<long long>(gr) * K + gc] : 0.0f;
     }
     for (int idx = threadIdx.x; idx < BK * BN; idx += NUM_THREADS) {
@@ -395,7 +395,7 @@ sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__
     __syncthreads();
 #pragma unroll
     for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
-      detail::load_fragments<A_STRIDE, BN, WM, WN, WMITER, WNITER, TM, TN>(regM, regN, 0, B_BASE, dotIdx, place);
+      detail::load_fragments<BM, A_SKEW, BN, WM, WN, WMITER, WNITER, TM, TN>(regM, regN, 0, B_BASE, dotIdx, place);
       detail::multiply_fragments<WMITER * TM, WNITER * TN>(threadResults, regM, regN);
     }
     __syncthreads();

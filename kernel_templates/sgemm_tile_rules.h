@@ -58,11 +58,31 @@ SGEMM_TUNE_HD constexpr int tile_warp_m_iterations(const SgemmTile &t) {
   return (t.WM * t.WN) / (kWarpSize * t.TM * t.TN * t.WNITER);
 }
 
-// Row stride of the transposed A tile in shared memory, padded as the seed kernel pads
-// it to spread the transposing stores over the banks.
-SGEMM_TUNE_HD constexpr int tile_a_stride(const SgemmTile &t) { return t.BM + (32 / t.BK) % 8; }
+// The transposed A tile in shared memory: one row of BM floats per K index, the rows in
+// groups of four, each group shifted by tile_a_group_skew floats from where the one before
+// it ends. The seed instead padded every row (stride BM + (32 / BK) % 8), which spreads the
+// transposing stores over the banks as well but leaves most rows off 16-byte alignment, so
+// a thread's TM A values took two or three shared loads instead of TM / 4 (ncu, SASS:
+// bench/NOTES.md). With the skew every row starts 16-byte aligned, and a warp's stores
+// (one K index of each group per instruction, lanes spread over the groups and 128 / BK
+// rows) still land in 32 different banks for BK <= 32. The stage is no larger than the
+// seed's for BK = 4 .. 32.
+SGEMM_TUNE_HD constexpr int tile_a_group_skew(const SgemmTile &t) {
+  const int rowsPerWarp = 128 / t.BK;  // of one store instruction, when BK <= 128
+  const int skew = (rowsPerWarp + 3) / 4 * 4;
+  return skew < 4 ? 4 : skew;
+}
 
-SGEMM_TUNE_HD constexpr int tile_a_stage_floats(const SgemmTile &t) { return t.BK * tile_a_stride(t); }
+// Where A(row, k) of the tile lies in an A stage, in floats.
+SGEMM_TUNE_HD constexpr int tile_a_offset(const SgemmTile &t, int k, int row) {
+  return k * t.BM + (k / 4) * tile_a_group_skew(t) + row;
+}
+
+// Up to the end of the last group; a multiple of 4 floats, as cp.async needs of the stages
+// that follow.
+SGEMM_TUNE_HD constexpr int tile_a_stage_floats(const SgemmTile &t) {
+  return t.BK * t.BM + (t.BK / 4 - 1) * tile_a_group_skew(t);
+}
 SGEMM_TUNE_HD constexpr int tile_b_stage_floats(const SgemmTile &t) { return t.BK * t.BN; }
 
 // Dynamic shared memory of one block: STAGES copies of the A and B tiles.

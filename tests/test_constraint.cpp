@@ -27,8 +27,8 @@ TEST(Constraint, EvaluatesIntegerArithmeticAndComparisons) {
 
 TEST(Constraint, KnowsDerivedQuantities) {
   EXPECT_TRUE(holds("THREADS == 128"));
-  // Two stages of (16 x (128 + 2)) + (16 x 64) floats.
-  EXPECT_TRUE(holds("SMEM_BYTES == 2 * (16 * 130 + 16 * 64) * 4"));
+  // Two stages of A (16 x 128 floats and 3 x 8 of skew) and B (16 x 64 floats).
+  EXPECT_TRUE(holds("SMEM_BYTES == 2 * (16 * 128 + 3 * 8 + 16 * 64) * 4"));
 }
 
 TEST(Constraint, UndefinedArithmeticFailsTheCandidate) {

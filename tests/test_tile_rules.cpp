@@ -1,3 +1,7 @@
+#include <set>
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "tuner/space/tile.h"
@@ -13,15 +17,49 @@ TEST(TileRules, TheSeedConfigurationIsValid) {
   EXPECT_EQ(check_tile(seed), TileRule::ok);
   EXPECT_EQ(sgemm_tune_kernels::tile_threads(seed), 128);
   EXPECT_EQ(sgemm_tune_kernels::tile_warp_m_iterations(seed), 2);
-  // The seed pads A's rows by (32 / BK) % 8 = 2.
-  EXPECT_EQ(sgemm_tune_kernels::tile_a_stride(seed), 130);
-  EXPECT_EQ(sgemm_tune_kernels::tile_smem_bytes(seed), 2 * (16 * 130 + 16 * 64) * 4);
+  // A: 16 K rows of 128 floats, the 3 groups of 4 after the first shifted by 8 floats each.
+  EXPECT_EQ(sgemm_tune_kernels::tile_a_stage_floats(seed), 16 * 128 + 3 * 8);
+  EXPECT_EQ(sgemm_tune_kernels::tile_smem_bytes(seed), 2 * (16 * 128 + 3 * 8 + 16 * 64) * 4);
   // 64 accumulators, 8 + 8 fragment floats, 4 float4 A-prefetch registers (16 floats).
   EXPECT_EQ(sgemm_tune_kernels::tile_live_floats(seed), 64 + 8 + 8 + 16);
   // Register double-buffering keeps two sets of fragments.
   SgemmTile prefetch = seed;
   prefetch.PREFETCH = 1;
   EXPECT_EQ(sgemm_tune_kernels::tile_live_floats(prefetch), 64 + 2 * (8 + 8) + 16);
+}
+
+// The transposed A layout: every (row, k) in its own place inside the stage, every K row
+// 16-byte aligned (a thread's TM A values are TM / 4 vector loads), and each store
+// instruction of the kernel's transposing copy (lane l holds row l / (BK / 4) and
+// K indices 4 * (l % (BK / 4)) + j) hitting 32 different banks.
+TEST(TileRules, TheALayoutIsAlignedAndItsStoresAreConflictFree) {
+  for (int bk : {4, 8, 16, 32}) {
+    for (int bm : {32, 64, 128, 256}) {
+      SCOPED_TRACE("BK " + std::to_string(bk) + ", BM " + std::to_string(bm));
+      const SgemmTile t{bm, 64, bk, 32, 64, 1, 4, 4, 2, 0, 0};
+      const int stage = sgemm_tune_kernels::tile_a_stage_floats(t);
+      EXPECT_LE(stage, bk * (bm + (32 / bk) % 8)) << "larger than the seed's padded layout";
+      EXPECT_EQ(stage % 4, 0);
+      std::vector<int> owner(stage, -1);
+      for (int k = 0; k < bk; ++k) {
+        EXPECT_EQ(sgemm_tune_kernels::tile_a_offset(t, k, 0) % 4, 0) << "K row " << k << " is not 16-byte aligned";
+        for (int row = 0; row < bm; ++row) {
+          const int at = sgemm_tune_kernels::tile_a_offset(t, k, row);
+          ASSERT_GE(at, 0);
+          ASSERT_LT(at, stage);
+          EXPECT_EQ(owner[at], -1) << "(" << row << ", " << k << ") overlaps another element";
+          owner[at] = k * bm + row;
+        }
+      }
+      const int groups = bk / 4;
+      for (int j = 0; j < 4; ++j) {
+        std::set<int> banks;
+        for (int lane = 0; lane < 32; ++lane)
+          banks.insert(sgemm_tune_kernels::tile_a_offset(t, 4 * (lane % groups) + j, lane / groups) % 32);
+        EXPECT_EQ(banks.size(), 32u) << "store of element " << j << " conflicts";
+      }
+    }
+  }
 }
 
 TEST(TileRules, EachRuleIsEnforced) {
