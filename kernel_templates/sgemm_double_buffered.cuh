@@ -121,16 +121,15 @@ __device__ __forceinline__ ThreadPlace thread_place() {
   return {warpIdx / (BN / WN), warpIdx % (BN / WN), lane / (WSUBN / TN), lane % (WSUBN / TN)};
 }
 
-// The fragments of one K step for a thread at `place`: its WMITER x TM A values from the A
-// row that starts at shared-memory offset aRow, its WNITER x TN B values from the B row at
-// bRow. Callers form aRow from terms that are all multiples of 4 (stage, group, BM), so that
-// the compiler can prove 16-byte alignment and load TM / 4 vectors: from k * BM + (k / 4) *
-// skew with a loop counter k it could not, and read A one float at a time.
-template <int WM, int WN, int WMITER, int WNITER, int TM, int TN>
-__device__ __forceinline__ void load_fragments(float (&regM)[WMITER * TM], float (&regN)[WNITER * TN], int aRow,
-                                               int bRow, const ThreadPlace &place) {
+// The fragments of K step k for a thread at `place`: its WMITER x TM A values from the
+// transposed A stage at offset aStage (laid out as tile_a_offset says, with BM and A_SKEW
+// from the tile), its WNITER x TN B values from the B stage at offset bStage (rows BN apart).
+template <int BM, int A_SKEW, int BN, int WM, int WN, int WMITER, int WNITER, int TM, int TN>
+__device__ __forceinline__ void load_fragments(float (&regM)[WMITER * TM], float (&regN)[WNITER * TN], int aStage,
+                                               int bStage, int k, const ThreadPlace &place) {
   constexpr int WSUBM = WM / WMITER;
   constexpr int WSUBN = WN / WNITER;
+  const int aRow = aStage + k * BM + (k / 4) * A_SKEW;
 #pragma unroll
   for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
 #pragma unroll
@@ -140,7 +139,8 @@ __device__ __forceinline__ void load_fragments(float (&regM)[WMITER * TM], float
   for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
 #pragma unroll
     for (int i = 0; i < TN; ++i)
-      regN[wSubCol * TN + i] = sgemm_smem[bRow + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + i];
+      regN[wSubCol * TN + i] =
+          sgemm_smem[bStage + k * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + i];
 }
 
 }  // namespace detail
@@ -158,7 +158,7 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
   static_assert(check_tile(kTile) == TileRule::ok,
                 "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
   constexpr int NUM_THREADS = tile_threads(kTile);
-  constexpr int A_GROUP = tile_a_offset(kTile, 4, 0);  // floats from one group of 4 K rows to the next
+  constexpr int A_SKEW = tile_a_group_skew(kTile);
   constexpr int A_STAGE = tile_a_stage_floats(kTile);
   constexpr int B_STAGE = tile_b_stage_floats(kTile);
   constexpr int WMITER = tile_warp_m_iterations(kTile);
@@ -234,10 +234,9 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
         detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * N + innerColB * 4]);
       }
     };
-    // The fragments of K step 4 * group + j of the stage at (as, bs) into fragment set `set`.
-    auto loadFragments = [&](int set, int as, int bs, int group, int j) {
-      detail::load_fragments<WM, WN, WMITER, WNITER, TM, TN>(regM[set], regN[set], as + group * A_GROUP + j * BM,
-                                                             bs + (group * 4 + j) * BN, place);
+    // The fragments of step k of the stage at (as, bs) into fragment set `set`.
+    auto loadFragments = [&](int set, int as, int bs, int k) {
+      detail::load_fragments<BM, A_SKEW, BN, WM, WN, WMITER, WNITER, TM, TN>(regM[set], regN[set], as, bs, k, place);
     };
 
     // Prologue: fill stages 0 .. STAGES-2. One cp.async group per tile, committed even when
@@ -268,29 +267,26 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
 
       const int as = readStage * A_STAGE;
       const int bs = B_BASE + readStage * B_STAGE;
-      if (PREFETCH) loadFragments(0, as, bs, 0, 0);
-      // The K steps of a stage in the A layout's groups of four, two groups (8 steps) unrolled
-      // at a time, not all BK: a fully unrolled stage of 128 FFMAs a step outgrew the
-      // instruction cache (ncu: no_instruction stalls), and unrolling by 8 took the best
-      // 4096^3 configuration from 99.1% to 100.5% of cuBLAS (bench/NOTES.md). Within a group
-      // the step j is a constant, so PREFETCH's fragment sets stay compile-time.
-#pragma unroll 2
-      for (int group = 0; group < BK / 4; ++group) {
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          // With PREFETCH the next step's fragments are in flight while this step's FFMAs
-          // issue; without, each step loads and then multiplies.
-          const int set = PREFETCH ? j % 2 : 0;
-          if (PREFETCH) {
-            if (j < 3)
-              loadFragments((j + 1) % 2, as, bs, group, j + 1);
-            else if (group + 1 < BK / 4)
-              loadFragments(0, as, bs, group + 1, 0);
-          } else {
-            loadFragments(0, as, bs, group, j);
-          }
-          detail::multiply_fragments<WMITER * TM, WNITER * TN>(threadResults, regM[set], regN[set]);
+      if (PREFETCH) loadFragments(0, as, bs, 0);
+      // The K steps of a stage unrolled 8 at a time, not all BK: a fully unrolled stage of
+      // 128 FFMAs a step outgrew the instruction cache (ncu: no_instruction stalls), and
+      // unrolling by 8 took the best 4096^3 configuration from 99.1% to 100.5% of cuBLAS
+      // (bench/NOTES.md). 8 is even, so PREFETCH's fragment sets stay compile-time.
+      // From k * BM + (k / 4) * skew with this loop's counter the compiler cannot always
+      // prove an A row's alignment and then reads A a float at a time. Walking the steps in
+      // the layout's groups of four (bench/experiments/a_groups_walk.patch) makes every A
+      // read a vector, yet measured the best configurations 1.7% slower: not taken.
+#pragma unroll 8
+      for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
+        // With PREFETCH the next step's fragments are in flight while this step's FFMAs
+        // issue; without, each step loads and then multiplies.
+        const int set = PREFETCH ? dotIdx % 2 : 0;
+        if (PREFETCH) {
+          if (dotIdx + 1 < BK) loadFragments((dotIdx + 1) % 2, as, bs, dotIdx + 1);
+        } else {
+          loadFragments(0, as, bs, dotIdx);
         }
+        detail::multiply_fragments<WMITER * TM, WNITER * TN>(threadResults, regM[set], regN[set]);
       }
 
       if (hasLoad) storeA(writeStage);
@@ -372,6 +368,7 @@ sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__
   static_assert(check_tile(kTile) == TileRule::ok,
                 "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
   constexpr int NUM_THREADS = tile_threads(kTile);
+  constexpr int A_SKEW = tile_a_group_skew(kTile);
   constexpr int B_BASE = tile_a_stage_floats(kTile);
   constexpr int WMITER = tile_warp_m_iterations(kTile);
   constexpr int WSUBM = WM / WMITER;
@@ -402,8 +399,7 @@ sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__
     __syncthreads();
 #pragma unroll
     for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
-      detail::load_fragments<WM, WN, WMITER, WNITER, TM, TN>(regM, regN, tile_a_offset(kTile, dotIdx, 0),
-                                                             B_BASE + dotIdx * BN, place);
+      detail::load_fragments<BM, A_SKEW, BN, WM, WN, WMITER, WNITER, TM, TN>(regM, regN, 0, B_BASE, dotIdx, place);
       detail::multiply_fragments<WMITER * TM, WNITER * TN>(threadResults, regM, regN);
     }
     __syncthreads();

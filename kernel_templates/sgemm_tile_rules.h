@@ -66,7 +66,8 @@ SGEMM_TUNE_HD constexpr int tile_warp_m_iterations(const SgemmTile &t) {
 // bench/NOTES.md). With the skew every row starts 16-byte aligned, and a warp's stores
 // (one K index of each group per instruction, lanes spread over the groups and 128 / BK
 // rows) still land in 32 different banks for BK <= 32. The stage is no larger than the
-// seed's for BK = 4 .. 32.
+// seed's for BK = 4 .. 32. Measured: the best 4096^3 configuration 3.4% faster (2.579
+// against 2.669 ms), the leading structures 0.45% slower on average; the tuner picks.
 SGEMM_TUNE_HD constexpr int tile_a_group_skew(const SgemmTile &t) {
   const int rowsPerWarp = 128 / t.BK;  // of one store instruction, when BK <= 128
   const int skew = (rowsPerWarp + 3) / 4 * 4;
