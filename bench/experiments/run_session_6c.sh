@@ -6,13 +6,7 @@
 # the GPU tests and the shape-suite benchmark with the new template.
 source "$(dirname "$0")/session_common.sh"
 OUT=$OUT tools/gpu_session.sh | tail -4
-{
-  DB_DIR=/tmp/round1 compare_templates bench/experiments/leading_4096.json 3 before current
-  DB_DIR=/tmp/round2 compare_templates bench/experiments/leading_4096.json 3 current before
-  for r in round1 round2; do
-    python3 bench/experiments/paired.py /tmp/$r/top-before.db /tmp/$r/top-current.db "shared helpers, $r"
-  done
-} >"$OUT/helpers.txt" 2>&1
+abba_templates bench/experiments/leading_4096.json "shared helpers" >"$OUT/helpers.txt" 2>&1
 grep -E "^==|^ +1 |shared helpers" "$OUT/helpers.txt"
 OUT=$OUT tools/bench_suite.sh 300 | tail -12
 rm -f "$OUT/suite.db"  # too large to bring back

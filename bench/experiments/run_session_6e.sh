@@ -6,13 +6,7 @@
 # that take the bounds-checked kernel, with the new layout.
 source "$(dirname "$0")/session_common.sh"
 OUT=$OUT tools/gpu_session.sh | tail -4
-{
-  DB_DIR=/tmp/round1 compare_templates bench/experiments/leading_4096.json 3 before current
-  DB_DIR=/tmp/round2 compare_templates bench/experiments/leading_4096.json 3 current before
-  for r in round1 round2; do
-    python3 bench/experiments/paired.py /tmp/$r/top-before.db /tmp/$r/top-current.db "skewed A layout, $r"
-  done
-} >"$OUT/a_layout.txt" 2>&1
+abba_templates bench/experiments/leading_4096.json "skewed A layout" >"$OUT/a_layout.txt" 2>&1
 grep -E "^==|^ +1 |skewed A layout" "$OUT/a_layout.txt"
 OUT=$OUT tools/bench_suite.sh 300 | tail -12
 /tmp/suite/example/sgemm_tuned_example 1000x1000x1000 4097x513x77 1x1x1 4096x4096x4096 >"$OUT/edge_shapes.txt" 2>&1

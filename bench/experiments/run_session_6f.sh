@@ -5,15 +5,7 @@
 # 4096^3; stall reasons of the new best configuration; the staged 4096 search.
 source "$(dirname "$0")/session_common.sh"
 OLD=$PWD/.device/old/sgemm-tune
-tune_with() {  # tune_with BINARY DB
-  SGEMM_TUNE_BINARY=$1 timeout 150 "$1" --space bench/experiments/leading_4096.json --db "$2" --top 3 2>"$2.log" | tail -4
-}
-{
-  tune_with "$OLD" /tmp/a1.db; tune_with "$TUNE" /tmp/b1.db
-  tune_with "$TUNE" /tmp/b2.db; tune_with "$OLD" /tmp/a2.db
-  python3 bench/experiments/paired.py /tmp/a1.db /tmp/b1.db "skewed A layout, round 1"
-  python3 bench/experiments/paired.py /tmp/a2.db /tmp/b2.db "skewed A layout, round 2"
-} >"$OUT/paired.txt" 2>&1
+abba_binaries "$OLD" bench/experiments/leading_4096.json "skewed A layout" >"$OUT/paired.txt" 2>&1
 grep -E "^ +1 |skewed A layout" "$OUT/paired.txt"
 stall_reasons bench/experiments/best_only.json >"$OUT/stalls.txt" 2>&1
 grep -E "issue_active|stalled_(dispatch|no_inst|short|wait|barrier)|inst_executed|cycles_active" "$OUT/stalls.txt" | tail -9

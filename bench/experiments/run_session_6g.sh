@@ -6,15 +6,7 @@
 source "$(dirname "$0")/session_common.sh"
 OLD=$PWD/.device/old/sgemm-tune
 OUT=$OUT tools/gpu_session.sh | tail -3
-tune_with() {  # tune_with BINARY DB
-  SGEMM_TUNE_BINARY=$1 timeout 150 "$1" --space bench/experiments/leading_4096.json --db "$2" --top 3 2>"$2.log" | tail -4
-}
-{
-  tune_with "$OLD" /tmp/a1.db; tune_with "$TUNE" /tmp/b1.db
-  tune_with "$TUNE" /tmp/b2.db; tune_with "$OLD" /tmp/a2.db
-  python3 bench/experiments/paired.py /tmp/a1.db /tmp/b1.db "skewed A layout, grouped K steps, round 1"
-  python3 bench/experiments/paired.py /tmp/a2.db /tmp/b2.db "skewed A layout, grouped K steps, round 2"
-} >"$OUT/paired.txt" 2>&1
+abba_binaries "$OLD" bench/experiments/leading_4096.json "skewed A layout, grouped K steps" >"$OUT/paired.txt" 2>&1
 grep -E "^ +1 |skewed A layout" "$OUT/paired.txt"
 timeout 120 "$TUNE" --space search_spaces/4096.json --db /tmp/staged.db --top 10 2>"$OUT/staged.log" >"$OUT/staged.txt"
 head -14 "$OUT/staged.txt" | tail -8

@@ -35,3 +35,27 @@ stall_reasons() {
   timeout 120 ncu --clock-control none -k regex:sgemm_double_buffered -c 2 --metrics "$metrics" \
     "$TUNE" --space "$space" --db /tmp/stalls-tuned.db --quiet --in-process 2>&1 | grep -v "^==PROF==" | grep -v "^\s*$" | tail -45
 }
+
+# abba_templates SPACE LABEL: the template variant "before" against the current template,
+# in the order before, current, current, before, each pair compared by paired.py.
+abba_templates() {
+  local space=$1 label=$2 r
+  DB_DIR=/tmp/round1 compare_templates "$space" 3 before current
+  DB_DIR=/tmp/round2 compare_templates "$space" 3 current before
+  for r in round1 round2; do
+    python3 bench/experiments/paired.py /tmp/$r/top-before.db /tmp/$r/top-current.db "$label, $r"
+  done
+}
+
+# abba_binaries OLD_BINARY SPACE LABEL: a tuner built at an earlier commit (its own template
+# and tile rules) against the current one, in the order old, new, new, old.
+abba_binaries() {
+  local old=$1 space=$2 label=$3
+  tune_with() {  # tune_with BINARY DB
+    SGEMM_TUNE_BINARY=$1 timeout 150 "$1" --space "$space" --db "$2" --top 3 2>"$2.log" | tail -4
+  }
+  tune_with "$old" /tmp/a1.db; tune_with "$TUNE" /tmp/b1.db
+  tune_with "$TUNE" /tmp/b2.db; tune_with "$old" /tmp/a2.db
+  python3 bench/experiments/paired.py /tmp/a1.db /tmp/b1.db "$label, round 1"
+  python3 bench/experiments/paired.py /tmp/a2.db /tmp/b2.db "$label, round 2"
+}
