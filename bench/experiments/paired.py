@@ -29,10 +29,13 @@ def main():
         logs.append(math.log(t0 / t1))
         print("%-58s %8.3f %8.3f %+6.2f%%  regs %3d %3d" % (key, t0, t1, 100 * (t0 / t1 - 1), r0, r1))
     gain = 100 * (math.exp(sum(logs) / len(logs)) - 1)
-    best0 = min(t for t, _ in before.values())
-    best1 = min(t for t, _ in after.values())
-    print(f"{label}: speed {gain:+.2f}% (geometric mean over {len(common)} pairs); "
-          f"best {best0:.3f} -> {best1:.3f} ms")
+    # The best time of each shape (the first three key columns) in each database.
+    shapes = sorted({key[:3] for key in common})
+    best = ", ".join(
+        "%dx%dx%d %.3f -> %.3f ms" % (*shape, min(t for k, (t, _) in before.items() if k[:3] == shape),
+                                      min(t for k, (t, _) in after.items() if k[:3] == shape))
+        for shape in shapes)
+    print(f"{label}: speed {gain:+.2f}% (geometric mean over {len(common)} pairs); best {best}")
 
 
 if __name__ == "__main__":
