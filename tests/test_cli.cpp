@@ -128,5 +128,20 @@ TEST(Cli, HelpAndVersion) {
   EXPECT_NE(version.out.find('.'), std::string::npos);
 }
 
+TEST(Cli, AHostileExportIsRefusedWithoutCommandingTheTerminal) {
+  const auto db = std::filesystem::temp_directory_path() / ("sgemm_tune_cli_hostile_" + std::to_string(getpid()) + ".db");
+  std::filesystem::remove(db);
+  const std::string file = temp_file("sgemm_tune_hostile_export.json",
+                                     R"({"format": "sgemm-tune export", "version": 1,
+                                         "runs": [{"uid": "\u001b]0;owned\u0007\u001b[31m"}]})");
+  const Result r = run_cli("import " + file + " --db " + db.string());
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("runs[0].uid: expected letters"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("\\x1b]0;owned"), std::string::npos) << r.err;  // shown, escaped
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos);
+  EXPECT_EQ(r.err.find('\x07'), std::string::npos);
+  std::filesystem::remove(db);
+}
+
 }  // namespace
 }  // namespace sgemm_tune

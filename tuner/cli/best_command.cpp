@@ -9,6 +9,7 @@
 #include "tuner/cli/commands.h"
 #include "tuner/cli/common_options.h"
 #include "tuner/common/errors.h"
+#include "tuner/common/text.h"
 #include "tuner/pipeline/report.h"
 #include "tuner/query/environment.h"
 
@@ -31,7 +32,7 @@ std::string chosen_gpu(const std::string &asked, const CurrentEnvironment &env, 
   if (gpus.size() == 1) return gpus.front();
   if (gpus.empty()) throw UserError(path + " holds no verified results: run a tuning first");
   std::string list;
-  for (const auto &g : gpus) list += (list.empty() ? "" : ", ") + g;
+  for (const auto &g : gpus) list += (list.empty() ? "" : ", ") + terminal_safe(g);
   throw UserError("no GPU here and " + path + " holds results for several (" + list + "): choose one with --gpu");
 }
 
@@ -76,7 +77,7 @@ int run(const BestArgs &a) {
   std::vector<BestEntry> entries;
   for (auto &e : best_entries(db, env))
     if (e.gpu_name == gpu) entries.push_back(std::move(e));
-  if (entries.empty()) throw UserError(a.db.path + " holds no verified results for " + gpu);
+  if (entries.empty()) throw UserError(a.db.path + " holds no verified results for " + terminal_safe(gpu));
 
   std::vector<sgemm_tune_kernels::TunedShape> shapes;
   for (const auto &e : entries) shapes.push_back({e.shape.M, e.shape.N, e.shape.K, e.tile, e.percent_of_cublas});
@@ -98,10 +99,10 @@ int run(const BestArgs &a) {
       j["config"] = tile_to_json(sgemm_tune_kernels::kDefaultTile);
       j["config"]["bounds_checked"] = true;
     }
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return 0;
   }
-  std::cout << shape.to_string() << " on " << gpu << ": ";
+  std::cout << shape.to_string() << " on " << terminal_safe(gpu) << ": ";
   if (kind == sgemm_tune_kernels::SelectKind::exact) {
     std::cout << "tuned\n";
     print_entry(entries[static_cast<std::size_t>(i)], std::cout);

@@ -5,6 +5,7 @@
 
 #include "tuner/cli/commands.h"
 #include "tuner/cli/common_options.h"
+#include "tuner/common/text.h"
 #include "tuner/emit/header.h"
 #include "tuner/query/environment.h"
 
@@ -28,8 +29,11 @@ int run(const EmitArgs &a) {
   options.gpus = a.gpus;
   const EmittedHeader header = emit_header(db, env, options);
   write_file_atomically(a.out, header.text);
+  for (const std::string &m : header.code_mismatches)
+    std::cerr << "warning: " << terminal_safe(a.db.path) << " holds machine code for " << terminal_safe(m)
+              << " that differs from what sgemm-tune compiles for it; not used (the header ships the compiled code)\n";
   std::cerr << "wrote " << a.out << ": " << header.entries << " tuned shape(s) for " << header.gpus.size()
-            << " GPU(s), " << header.with_code << " with the machine code that was timed";
+            << " GPU(s), " << header.with_code << " with machine code compiled from the timed template";
   if (header.stale) std::cerr << "; " << header.stale << " STALE (see the header's banner, or sgemm-tune stale)";
   std::cerr << "\n";
   return 0;

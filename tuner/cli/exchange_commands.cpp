@@ -28,7 +28,9 @@ Command add_export_command(CLI::App &root) {
   return Command{sub, [args](const std::string &) {
                    Database db = open_existing_database(args->db.path);
                    const auto doc = export_database(db);
-                   write_file_atomically(args->out, doc.dump(1) + "\n");
+                   // Text a hand-made database holds need not be UTF-8: replaced, not fatal.
+                   write_file_atomically(args->out,
+                                         doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
                    std::cerr << "wrote " << args->out << ": " << doc["runs"].size() << " run(s), "
                              << doc["kernels"].size() << " kernel(s)\n";
                    return 0;
@@ -38,12 +40,17 @@ Command add_export_command(CLI::App &root) {
 Command add_import_command(CLI::App &root) {
   struct Args {
     DatabaseOption db;
+    EnvironmentOptions env;
     std::string file;
   };
   auto args = std::make_shared<Args>();
-  CLI::App *sub = root.add_subcommand("import", "Add the runs of an exported file (again: changes nothing)");
+  CLI::App *sub = root.add_subcommand(
+      "import",
+      "Add the runs of an exported file (again: changes nothing). Every field is checked; machine code is kept\n"
+      "only where compiling the same tile here gives the same bytes, else emit compiles it again");
   sub->add_option("file", args->file, "File written by sgemm-tune export")->required();
   args->db.add(*sub);
+  args->env.add(*sub);
   return Command{sub, [args](const std::string &) {
                    std::ifstream in(args->file, std::ios::binary);
                    if (!in) throw UserError(args->file + ": cannot open: " + std::strerror(errno));
@@ -54,10 +61,14 @@ Command add_import_command(CLI::App &root) {
                      throw UserError(args->file + ": malformed JSON at byte " + std::to_string(e.byte));
                    }
                    ResultStore store(args->db.path);  // creates the database if needed
-                   const ImportSummary s = import_database(store.database(), doc, args->file);
+                   const CodeRebuilder rebuilder(args->env.kernel(), args->env.compile_options);
+                   const ImportSummary s = import_database(store.database(), doc, args->file, &rebuilder);
                    std::cerr << "imported into " << args->db.path << ": " << s.runs_added << " run(s) added, "
                              << s.runs_already_present << " already present, " << s.results_added << " result(s), "
-                             << s.kernels_added << " kernel(s)\n";
+                             << s.kernels_added << " kernel(s) checked and kept, " << s.kernels_dropped.size()
+                             << " dropped\n";
+                   for (const std::string &why : s.kernels_dropped)
+                     std::cerr << "  dropped " << why << " (sgemm-tune emit compiles it again)\n";
                    return 0;
                  }};
 }

@@ -10,6 +10,7 @@
 
 #include "tuner/cli/commands.h"
 #include "tuner/common/errors.h"
+#include "tuner/common/text.h"
 #include "tuner/pipeline/tune.h"
 #include "tuner/time/candidate_bench.h"
 #include "tuner/version.h"
@@ -61,16 +62,16 @@ int main(int argc, char **argv) {
       if (command.app->parsed()) return command.run(command_line);
     return tune.run(command_line);
   } catch (const sgemm_tune::TuningInterrupted &e) {
-    std::cerr << "sgemm-tune: " << e.what() << "\n";
+    std::cerr << "sgemm-tune: " << sgemm_tune::terminal_safe(e.what()) << "\n";
     return 130;
   } catch (const sgemm_tune::NoGpuError &e) {
-    std::cerr << "sgemm-tune: " << e.what() << "\n";
+    std::cerr << "sgemm-tune: " << sgemm_tune::terminal_safe(e.what()) << "\n";
     return 3;
   } catch (const sgemm_tune::UserError &e) {
-    std::cerr << "sgemm-tune: error: " << e.what() << "\n";
+    std::cerr << "sgemm-tune: error: " << sgemm_tune::terminal_safe(e.what()) << "\n";
     return 1;
   } catch (const std::exception &e) {
-    std::cerr << "sgemm-tune: failed: " << e.what() << "\n";
+    std::cerr << "sgemm-tune: failed: " << sgemm_tune::terminal_safe(e.what()) << "\n";
     return 1;
   }
 }

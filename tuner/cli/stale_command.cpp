@@ -7,6 +7,7 @@
 
 #include "tuner/cli/commands.h"
 #include "tuner/cli/common_options.h"
+#include "tuner/common/text.h"
 #include "tuner/pipeline/report.h"
 #include "tuner/query/environment.h"
 
@@ -45,14 +46,15 @@ int run(const StaleArgs &a) {
       list.push_back(std::move(x));
     }
     j["stale"] = list;
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return 0;
   }
   std::cout << stale.size() << " of " << total << " best-per-shape entries are stale\n";
   for (const auto &e : stale) {
-    std::cout << "  " << e.gpu_name << " " << e.shape.to_string() << " (run " << e.run_id << ", " << e.measured_at
+    std::cout << "  " << terminal_safe(e.gpu_name) << " " << e.shape.to_string() << " (run " << e.run_id << ", " << e.measured_at
               << "):";
-    for (const auto &c : e.changes) std::cout << " " << c.part << " " << c.recorded << " -> " << c.current << ";";
+    for (const auto &c : e.changes)
+      std::cout << " " << c.part << " " << terminal_safe(c.recorded) << " -> " << terminal_safe(c.current) << ";";
     std::cout << "\n";
   }
   if (!stale.empty()) std::cout << "re-search them with: sgemm-tune --space FILE --stale\n";

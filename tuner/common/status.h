@@ -17,6 +17,10 @@ enum class CandidateStatus {
   wrong_result,    // ran, but disagrees with cuBLAS
 };
 
+// The reason of an invalid result whose tile obeys the rules but does not divide the
+// problem shape; the other invalid results carry the code of the rule they break.
+inline constexpr const char *kShapeNotTiled = "shape_not_tiled";
+
 std::string_view to_string(CandidateStatus s);
 std::optional<CandidateStatus> status_from_string(std::string_view text);
 

@@ -1,17 +1,17 @@
 #include "tuner/emit/header.h"
 
 #include <algorithm>
-#include <cctype>
-#include <optional>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "tuner/common/errors.h"
-#include "tuner/compile/nvrtc_compiler.h"
+#include "tuner/emit/cpp_text.h"
+#include "tuner/record/code_check.h"
 #include "tuner/record/tile_columns.h"
 #include "tuner/version.h"
 
@@ -20,39 +20,15 @@ namespace {
 
 constexpr std::size_t kMaxEntriesPerGpu = 256;  // sgemm_tuned_runtime.cuh's selection buffer
 
-struct Code {
-  std::string symbol;
-  std::string cubin;
-};
-
-std::optional<Code> timed_code(Database &db, const BestEntry &e) {
+// The machine code the database keeps for an entry, if any: only compared with what the
+// tuner compiles, never shipped itself.
+std::optional<std::pair<std::string, std::string>> stored_code(Database &db, const BestEntry &e) {
   Statement st = db.prepare("SELECT lowered_name, cubin FROM kernels WHERE fingerprint = ?1 AND " +
                             tile_column_match(2));
   st.bind(1, e.fingerprint_hash);
   bind_tile(st, 2, e.tile);
   if (!st.step()) return std::nullopt;
-  return Code{st.column_text(0), st.column_blob(1)};
-}
-
-std::string identifier(const std::string &text) {
-  std::string out;
-  for (char c : text) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  return out;
-}
-
-std::string c_string(const std::string &text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string percent(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", v);
-  return buf;
+  return std::make_pair(st.column_text(0), st.column_blob(1));
 }
 
 std::string number(const char *fmt, double v) {
@@ -71,82 +47,110 @@ void write_bytes(std::ostringstream &out, const std::string &bytes) {
   out << "\n";
 }
 
+// The code each entry ships: compiled now, by this tuner, from the template the entry was
+// timed with; none where that cannot be done (the source path then compiles the tile in
+// the user's build). What the database kept is compared, so that a mismatch is reported.
+std::vector<RebuiltCode> code_to_ship(Database &db, const std::vector<const BestEntry *> &entries,
+                                      const EmitOptions &options, const CurrentEnvironment &env,
+                                      EmittedHeader &out) {
+  std::vector<CodeOrigin> origins;
+  for (const BestEntry *e : entries)
+    origins.push_back({e->fingerprint.template_hash, e->fingerprint.compile_options, e->fingerprint.nvrtc_version,
+                       e->compute_capability, e->tile});
+  if (!options.kernel) return std::vector<RebuiltCode>(origins.size(), {std::nullopt, "not compiled"});
+  std::vector<RebuiltCode> code = CodeRebuilder(*options.kernel, env.extra_compile_options).rebuild(origins);
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const auto stored = stored_code(db, *entries[i]);
+    if (stored && compare_code(code[i], stored->first, stored->second) == CodeCheck::differs)
+      out.code_mismatches.push_back(entries[i]->gpu_name + " " + entries[i]->shape.to_string() + " " +
+                                    describe_tile(entries[i]->tile));
+  }
+  return code;
+}
+
 }  // namespace
 
 EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const EmitOptions &options) {
-  std::vector<BestEntry> all = best_entries(db, env);
-  std::map<std::string, std::vector<BestEntry>> by_gpu;
-  for (auto &e : all)
+  const std::vector<BestEntry> all = best_entries(db, env);
+  // GPUs in name order, each numbered: the tables' identifiers are derived from that
+  // number, never from a stored name.
+  std::map<std::string, std::vector<const BestEntry *>> by_gpu;
+  for (const auto &e : all)
     if (options.gpus.empty() || std::find(options.gpus.begin(), options.gpus.end(), e.gpu_name) != options.gpus.end())
-      by_gpu[e.gpu_name + "\n" + e.compute_capability].push_back(std::move(e));
+      by_gpu[e.gpu_name + "\n" + e.compute_capability].push_back(&e);
   if (by_gpu.empty())
     throw UserError(options.gpus.empty() ? options.database_label + " holds no verified results: run a tuning first"
                                          : options.database_label + " holds no verified results for the GPU(s) asked for");
 
   EmittedHeader out;
+  std::vector<const BestEntry *> entries;
+  for (auto &[key, list] : by_gpu) {
+    if (list.size() > kMaxEntriesPerGpu)
+      throw UserError(list.front()->gpu_name + " has " + std::to_string(list.size()) +
+                      " tuned shapes; a header holds at most " + std::to_string(kMaxEntriesPerGpu) + " per GPU");
+    entries.insert(entries.end(), list.begin(), list.end());
+  }
+  const std::vector<RebuiltCode> code = code_to_ship(db, entries, options, env, out);
+
   std::string latest;
-  std::ostringstream summary, data, tables;
-  int code_index = 0;
-  for (auto &[key, entries] : by_gpu) {
-    const std::string gpu = entries.front().gpu_name;
-    const std::string cc = entries.front().compute_capability;
-    if (entries.size() > kMaxEntriesPerGpu)
-      throw UserError(gpu + " has " + std::to_string(entries.size()) + " tuned shapes; a header holds at most " +
-                      std::to_string(kMaxEntriesPerGpu) + " per GPU");
+  std::ostringstream summary, data, tables, gpu_table;
+  std::size_t entry_index = 0, gpu_index = 0;
+  for (auto &[key, list] : by_gpu) {
+    const std::string &gpu = list.front()->gpu_name;
+    const std::string &cc = list.front()->compute_capability;
+    const std::string g = std::to_string(gpu_index++);
     out.gpus.push_back(gpu);
-    summary << "// " << gpu << " (compute capability " << cc << "), " << entries.size() << " tuned shape(s):\n";
-    const std::string id = identifier(gpu + "_" + cc);
-    std::ostringstream list;
-    for (const BestEntry &e : entries) {
-      latest = std::max(latest, e.measured_at);
+    summary << "// " << cpp_comment_text(gpu) << " (compute capability " << cc << "), " << list.size()
+            << " tuned shape(s):\n";
+    std::ostringstream rows;
+    for (const BestEntry *e : list) {
+      const RebuiltCode &c = code[entry_index];
+      const std::string n = std::to_string(entry_index++);
+      latest = std::max(latest, e->measured_at);
       ++out.entries;
-      std::optional<Code> code = timed_code(db, e);
-      if (!code && options.kernel && !e.stale() && options.kernel->hash == e.fingerprint.template_hash) {
-        CompileOptions compile;
-        compile.arch = "sm_" + e.compute_capability.substr(0, e.compute_capability.find('.')) +
-                       e.compute_capability.substr(e.compute_capability.find('.') + 1);
-        compile.extra = env.extra_compile_options;
-        if (compile.to_string() == e.fingerprint.compile_options) {
-          const CompiledKernel k = compile_kernel(*options.kernel, compile, e.tile);
-          code = Code{k.lowered_name, k.cubin};
-        }
-      }
-      summary << "//   " << e.shape.to_string() << ": " << describe_tile(e.tile) << "\n//     "
-              << number("%.3f", e.time_ms) << " ms, " << number("%.2f", e.tflops) << " TFLOP/s, "
-              << percent(e.percent_of_cublas) << " of cuBLAS, measured " << e.measured_at << " (run " << e.run_id
-              << ", fingerprint " << e.fingerprint_hash << "); "
-              << (code ? "ships the machine code that was timed" : "compiled from source by your compiler") << "\n";
-      if (e.stale()) {
+      summary << "//   " << e->shape.to_string() << ": " << describe_tile(e->tile) << "\n//     "
+              << number("%.3f", e->time_ms) << " ms, " << number("%.2f", e->tflops) << " TFLOP/s, "
+              << number("%.1f%%", e->percent_of_cublas) << " of cuBLAS, measured " << cpp_comment_text(e->measured_at)
+              << " (run " << e->run_id << ", fingerprint " << cpp_comment_text(e->fingerprint_hash) << "); "
+              << (c.kernel ? "ships the machine code of the timed template, compiled by sgemm-tune"
+                           : "compiled from source by your compiler")
+              << "\n";
+      if (e->stale()) {
         ++out.stale;
         summary << "//     STALE:";
-        for (const auto &c : e.changes) summary << " " << c.part << " changed (" << c.recorded << " -> " << c.current << ");";
+        for (const auto &ch : e->changes)
+          summary << " " << ch.part << " changed (" << cpp_comment_text(ch.recorded) << " -> "
+                  << cpp_comment_text(ch.current) << ");";
         summary << "\n";
       }
-      const std::string shape = "{" + std::to_string(e.shape.M) + ", " + std::to_string(e.shape.N) + ", " +
-                                std::to_string(e.shape.K) + ", {" + tile_arguments(e.tile) + "}, " +
-                                number("%.4f", e.percent_of_cublas) + "}";
-      if (code) {
+      const std::string shape = "{" + std::to_string(e->shape.M) + ", " + std::to_string(e->shape.N) + ", " +
+                                std::to_string(e->shape.K) + ", {" + tile_arguments(e->tile) + "}, " +
+                                number("%.4f", e->percent_of_cublas) + "}";
+      if (c.kernel) {
         ++out.with_code;
-        const std::string name = "kCode" + std::to_string(code_index++);
-        data << "// " << gpu << ", " << e.shape.to_string() << ", " << describe_tile(e.tile) << "\n";
-        data << "alignas(16) inline const unsigned char " << name << "[] = {";
-        write_bytes(data, code->cubin);
+        data << "// " << cpp_comment_text(gpu) << ", " << e->shape.to_string() << ", " << describe_tile(e->tile) << "\n";
+        data << "alignas(16) inline const unsigned char kCubin" << n << "[] = {";
+        write_bytes(data, c.kernel->cubin);
         data << "};\n\n";
-        list << "    {" << shape << ", " << name << ", sizeof " << name << ", " << c_string(code->symbol)
-             << ", nullptr},\n";
+        rows << "    {" << shape << ", kCubin" << n << ", sizeof kCubin" << n << ", "
+             << cpp_string_literal(c.kernel->lowered_name) << ", nullptr},\n";
       } else {
-        list << "    {" << shape << ", nullptr, 0, nullptr, &::sgemm_tune_runtime::launch_fast<" << tile_arguments(e.tile)
-             << ">},\n";
+        rows << "    {" << shape << ", nullptr, 0, nullptr, &::sgemm_tune_runtime::launch_fast<"
+             << tile_arguments(e->tile) << ">},\n";
       }
     }
-    tables << "inline const ::sgemm_tune_runtime::TunedKernel kKernels_" << id << "[] = {\n" << list.str() << "};\n";
-    tables << "inline ::sgemm_tune_runtime::LoadedCode kCode_" << id << "[" << entries.size() << "];\n\n";
+    tables << "// " << cpp_comment_text(gpu) << "\n"
+           << "inline const ::sgemm_tune_runtime::TunedKernel kKernels" << g << "[] = {\n" << rows.str() << "};\n";
+    tables << "inline ::sgemm_tune_runtime::LoadedCode kLoaded" << g << "[" << list.size() << "];\n\n";
+    const auto dot = cc.find('.');
+    gpu_table << "    {" << cpp_string_literal(gpu) << ", " << cc.substr(0, dot) << ", " << cc.substr(dot + 1)
+              << ", kKernels" << g << ", kLoaded" << g << ", " << list.size() << "},\n";
   }
 
   std::ostringstream h;
-  h << "// Generated by sgemm-tune " << kTunerVersion << " (sgemm-tune emit) from " << options.database_label
-    << ".\n// Do not edit: emit it again from the database.\n//\n"
-    << "// Latest measurement: " << latest << "\n"
+  h << "// Generated by sgemm-tune " << kTunerVersion << " (sgemm-tune emit) from "
+    << cpp_comment_text(options.database_label) << ".\n// Do not edit: emit it again from the database.\n//\n"
+    << "// Latest measurement: " << cpp_comment_text(latest) << "\n"
     << "// Kernel template: " << env.template_hash << "\n//\n"
     << summary.str() << "//\n"
     << "// sgemm_tuned() is row-major C = alpha A B + beta C for any M, N, K >= 0; which configuration\n"
@@ -154,16 +158,8 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
     << "// kernel_templates directory of sgemm-tune on the include path (CMake: sgemm_tune::kernels).\n"
     << "#pragma once\n\n#include <cuda_runtime.h>\n\n#include \"sgemm_tuned_runtime.cuh\"\n\n"
     << "namespace sgemm_tuned_data {\n\n"
-    << data.str() << tables.str() << "inline const ::sgemm_tune_runtime::GpuTable kGpus[] = {\n";
-  for (auto &[key, entries] : by_gpu) {
-    const std::string gpu = entries.front().gpu_name;
-    const std::string cc = entries.front().compute_capability;
-    const std::string id = identifier(gpu + "_" + cc);
-    const auto dot = cc.find('.');
-    h << "    {" << c_string(gpu) << ", " << cc.substr(0, dot) << ", " << (dot == std::string::npos ? "0" : cc.substr(dot + 1))
-      << ", kKernels_" << id << ", kCode_" << id << ", " << entries.size() << "},\n";
-  }
-  h << "};\n\n}  // namespace sgemm_tuned_data\n\n"
+    << data.str() << tables.str() << "inline const ::sgemm_tune_runtime::GpuTable kGpus[] = {\n"
+    << gpu_table.str() << "};\n\n}  // namespace sgemm_tuned_data\n\n"
     << "// C = alpha A B + beta C; A is M x K, B is K x N, C is M x N, all row-major and dense.\n"
     << "inline cudaError_t sgemm_tuned(int M, int N, int K, float alpha, const float *A, const float *B, float beta,\n"
     << "                               float *C, cudaStream_t stream = 0) {\n"

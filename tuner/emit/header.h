@@ -1,11 +1,16 @@
 // Emission of the C++ header that carries tuned configurations into a user's build. The
 // header holds, per tuned GPU, the best configuration of each tuned shape with the machine
-// code that was timed for it (when the database kept it), and defines
+// code of the template it was timed with, and defines
 //   cudaError_t sgemm_tuned(int M, int N, int K, float alpha, const float *A,
 //                           const float *B, float beta, float *C, cudaStream_t stream = 0);
 // Row-major, correct for any shape (kernel_templates/sgemm_tuned_select.h says which
 // configuration serves which). The text depends only on the database and the template:
 // emitting twice gives the same bytes.
+//
+// A database may have come from elsewhere, so nothing in it becomes code: stored text
+// goes into comments and string literals only through cpp_text.h, identifiers are
+// numbered, tiles and compute capabilities are checked (best_entries), and machine code is
+// compiled here, by the tuner, never copied from the database.
 #pragma once
 
 #include <string>
@@ -19,17 +24,20 @@ namespace sgemm_tune {
 struct EmitOptions {
   std::string database_label;     // how the banner names the database
   std::vector<std::string> gpus;  // empty: every tuned GPU
-  // When the database kept no machine code for an entry (a run stopped before its end)
-  // and the entry is fresh, the code is compiled again from this template: NVRTC gives
-  // the same code for the same source, options and version. Null: never recompile.
+  // The template that entries' machine code is compiled from, where it is the one they
+  // were timed with (same hash, options and NVRTC: NVRTC then gives the timed bytes).
+  // Null: no machine code; every entry is compiled from source in the user's build.
   const KernelSource *kernel = nullptr;
 };
 
 struct EmittedHeader {
   std::string text;
   std::size_t entries = 0;
-  std::size_t with_code = 0;  // entries that carry the timed machine code
+  std::size_t with_code = 0;  // entries that carry machine code
   std::size_t stale = 0;
+  // Entries whose code in the database differs from what the tuner compiles for them:
+  // the database was altered (or made elsewhere); the compiled code is what ships.
+  std::vector<std::string> code_mismatches;
   std::vector<std::string> gpus;
 };
 

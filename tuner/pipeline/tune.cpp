@@ -27,10 +27,6 @@ volatile std::sig_atomic_t g_stop_requested = 0;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// Reason codes of results decided by the search rather than by the kernel or the GPU.
-constexpr const char *kShapeNotTiled = "shape_not_tiled";
-constexpr const char *kNotFinalist = "not_finalist";
-
 // Machine code kept per shape at the end of a run (sgemm-tune emit ships the best's).
 constexpr std::size_t kKeptCodePerShape = 3;
 
@@ -532,11 +528,11 @@ class TuningRun {
         second.push_back(tile);
         continue;
       }
-      ++counts().pruned[kNotFinalist];
+      ++counts().pruned[kPruneNotFinalist];
       ++progress_.done;
       for (const Shape &s : o_.shapes)
         if (fits(tile, s))
-          rows.push_back(row(s, tile, CandidateStatus::pruned, kNotFinalist,
+          rows.push_back(row(s, tile, CandidateStatus::pruned, kPruneNotFinalist,
                              "staged search: its tile structure was not among the " +
                                  std::to_string(strategy.finalists) + " best of the first stage"));
     }

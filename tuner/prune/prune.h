@@ -18,6 +18,9 @@ inline constexpr const char *kPruneRegisterEstimate = "register_estimate";
 inline constexpr const char *kPruneSharedMemory = "shared_memory";
 inline constexpr const char *kPruneSpills = "spills";
 inline constexpr const char *kPruneResidency = "residency";
+// Decided by a staged search, not by the tile's resources: its structure did not make the
+// second stage.
+inline constexpr const char *kPruneNotFinalist = "not_finalist";
 
 struct PruneVerdict {
   bool pruned = false;

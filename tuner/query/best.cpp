@@ -1,9 +1,14 @@
 #include "tuner/query/best.h"
 
+#include <cmath>
+#include <limits>
 #include <map>
 #include <tuple>
 
 #include "tuner/compile/nvrtc_compiler.h"
+#include "tuner/common/errors.h"
+#include "tuner/common/text.h"
+#include "tuner/record/row_checks.h"
 #include "tuner/record/tile_columns.h"
 
 namespace sgemm_tune {
@@ -20,6 +25,25 @@ struct Row {
   BestEntry entry;
   std::string started_at;
 };
+
+// A database file may have come from elsewhere: what its rows say is checked as an
+// import checks it before anything is printed, ranked or emitted from it.
+void check_entry(const BestEntry &e, const std::string &database) {
+  const std::string where = database + ": run " + std::to_string(e.run_id) + ", result at " + e.shape.to_string();
+  const auto fail = [&](const std::string &what) { throw UserError(where + ": " + what); };
+  const std::int64_t int_max = std::numeric_limits<int>::max();
+  if (e.shape.M < 1 || e.shape.N < 1 || e.shape.K < 1 || e.shape.M > int_max || e.shape.N > int_max ||
+      e.shape.K > int_max)
+    fail("the shape is out of range");
+  if (!is_valid_tile(e.tile)) fail("tile " + describe_tile(e.tile) + " breaks the kernel's validity rules");
+  if (!is_compute_capability(e.compute_capability)) fail("compute capability is not digits.digits");
+  for (double v : {e.time_ms, e.tflops, e.cublas_ms})
+    if (!std::isfinite(v) || v <= 0 || v > 1e12) fail("a time or rate is not a positive finite number");
+  const Fingerprint &f = e.fingerprint;
+  for (const std::string *text : {&e.gpu_name, &e.measured_at, &e.fingerprint_hash, &f.template_hash,
+                                  &f.compile_options, &f.nvrtc_version, &f.driver_version, &f.tuner_version})
+    if (!is_plain_text(*text, kMaxLongTextBytes)) fail("a name or version holds control characters or is too long");
+}
 
 }  // namespace
 
@@ -76,6 +100,7 @@ std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env)
                                 st.column_text(f + 9)};
     e.fingerprint_hash = st.column_text(f + 10);
     row.started_at = st.column_text(f + 11);
+    check_entry(e, db.path());
     groups[Key{e.gpu_name, e.compute_capability, e.shape.M, e.shape.N, e.shape.K}].push_back(std::move(row));
   }
 

@@ -1,8 +1,11 @@
 #include "tuner/record/exchange.h"
 
+#include <optional>
 #include <set>
 
 #include "tuner/common/errors.h"
+#include "tuner/common/text.h"
+#include "tuner/record/row_checks.h"
 #include "tuner/record/tile_columns.h"
 
 namespace sgemm_tune {
@@ -130,15 +133,116 @@ json export_database(Database &db) {
   return doc;
 }
 
-ImportSummary import_database(Database &db, const json &doc, const std::string &source) {
+namespace {
+
+// The kernels of a document that are new to the database, with what their runs say they
+// were compiled from.
+struct KernelToCheck {
+  std::size_t index;  // in doc["kernels"]
+  CodeOrigin origin;
+  std::string lowered_name, cubin;
+};
+
+std::optional<CodeOrigin> origin_of(const json &doc, Database &db, const std::string &fingerprint) {
+  for (const json &run : doc["runs"])
+    if (run["fingerprint"] == fingerprint)
+      return CodeOrigin{run["template_hash"], run["compile_options"], run["nvrtc_version"],
+                        run["compute_capability"], {}};
+  Statement st = db.prepare(
+      "SELECT template_hash, compile_options, nvrtc_version, compute_capability FROM runs WHERE fingerprint = ?1");
+  st.bind(1, fingerprint);
+  if (!st.step()) return std::nullopt;
+  return CodeOrigin{st.column_text(0), st.column_text(1), st.column_text(2), st.column_text(3), {}};
+}
+
+bool kernel_present(Database &db, const std::string &fingerprint, const SgemmTile &tile) {
+  Statement st = db.prepare("SELECT 1 FROM kernels WHERE fingerprint = ?1 AND " + tile_column_match(2));
+  st.bind(1, fingerprint);
+  bind_tile(st, 2, tile);
+  return st.step();
+}
+
+// Every field of every row, before anything is written or compiled.
+void check_document(const json &doc, const std::string &source) {
   if (!doc.is_object() || doc.value("format", "") != "sgemm-tune export")
     throw UserError(source + ": not an sgemm-tune export (no \"format\": \"sgemm-tune export\")");
-  if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() > kExchangeVersion)
-    throw UserError(source + ": export version " + (doc.contains("version") ? doc["version"].dump() : "missing") +
-                    " is not one this sgemm-tune reads (up to " + std::to_string(kExchangeVersion) + ")");
+  if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() < 1 ||
+      doc["version"].get<int>() > kExchangeVersion)
+    throw UserError(source + ": export version " + (doc.contains("version") ? terminal_safe(doc["version"].dump(
+                                                                                  -1, ' ', false, json::error_handler_t::replace))
+                                                                            : "missing") +
+                    " is not one this sgemm-tune reads (1 to " + std::to_string(kExchangeVersion) + ")");
+  for (const auto &item : doc.items())
+    if (item.key() != "format" && item.key() != "version" && item.key() != "runs" && item.key() != "kernels")
+      throw UserError(source + ": unknown field \"" + terminal_safe(item.key()) + "\"");
   if (!doc.contains("runs") || !doc["runs"].is_array()) throw UserError(source + ": \"runs\" must be a list");
+  if (doc.contains("kernels") && !doc["kernels"].is_array())
+    throw UserError(source + ": \"kernels\" must be a list");
+  std::set<std::string> uids;
+  for (std::size_t i = 0; i < doc["runs"].size(); ++i) {
+    const json &run = doc["runs"][i];
+    const std::string where = source + ": runs[" + std::to_string(i) + "]";
+    check_run_row(run, where);
+    if (!uids.insert(run["uid"].get<std::string>()).second) throw UserError(where + ".uid: appears twice");
+    if (!run.contains("results")) continue;
+    if (!run["results"].is_array()) throw UserError(where + ".results: expected a list");
+    for (std::size_t j = 0; j < run["results"].size(); ++j)
+      check_result_row(run["results"][j], where + ".results[" + std::to_string(j) + "]");
+  }
+  if (doc.contains("kernels"))
+    for (std::size_t i = 0; i < doc["kernels"].size(); ++i)
+      check_kernel_row(doc["kernels"][i], source + ": kernels[" + std::to_string(i) + "]");
+}
 
+// Which of the document's kernels may be stored: only code that this tuner, compiling the
+// same tile from the same template with the same options and NVRTC, produces itself.
+std::vector<std::size_t> verified_kernels(Database &db, const json &doc, const CodeRebuilder *rebuilder,
+                                          ImportSummary &summary) {
+  std::vector<KernelToCheck> candidates;
+  if (!doc.contains("kernels")) return {};
+  for (std::size_t i = 0; i < doc["kernels"].size(); ++i) {
+    const json &k = doc["kernels"][i];
+    const std::string fingerprint = k["fingerprint"];
+    const SgemmTile tile = tile_of_row(k);
+    if (kernel_present(db, fingerprint, tile)) continue;
+    std::optional<CodeOrigin> origin = origin_of(doc, db, fingerprint);
+    if (!origin) {
+      summary.kernels_dropped.push_back("kernels[" + std::to_string(i) + "]: no run has its fingerprint");
+      continue;
+    }
+    origin->tile = tile;
+    candidates.push_back({i, *origin, k["lowered_name"],
+                          base64_decode(k["cubin"].get<std::string>(), "kernels[" + std::to_string(i) + "].cubin")});
+  }
+  std::vector<CodeOrigin> origins;
+  for (const auto &c : candidates) origins.push_back(c.origin);
+  const std::vector<RebuiltCode> rebuilt =
+      rebuilder ? rebuilder->rebuild(origins) : std::vector<RebuiltCode>(origins.size(), {std::nullopt, "not checked"});
+  std::vector<std::size_t> keep;
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    const std::string what = "kernels[" + std::to_string(candidates[c].index) + "] (" +
+                             describe_tile(candidates[c].origin.tile) + "): ";
+    switch (compare_code(rebuilt[c], candidates[c].lowered_name, candidates[c].cubin)) {
+      case CodeCheck::same: keep.push_back(candidates[c].index); break;
+      case CodeCheck::differs:
+        summary.kernels_dropped.push_back(what + "differs from the code this tuner compiles for that tile");
+        break;
+      case CodeCheck::not_rebuilt:
+        summary.kernels_dropped.push_back(what + "cannot be checked here: " + rebuilt[c].why_not);
+        break;
+    }
+  }
+  return keep;
+}
+
+}  // namespace
+
+ImportSummary import_database(Database &db, const json &doc, const std::string &source,
+                              const CodeRebuilder *rebuilder) {
+  check_document(doc, source);
   ImportSummary summary;
+  const std::vector<std::size_t> kernels = verified_kernels(db, doc, rebuilder, summary);
+
   const std::set<std::string> run_columns = columns_of(db, "runs");
   const std::set<std::string> result_columns = columns_of(db, "results");
   const std::set<std::string> kernel_columns = columns_of(db, "kernels");
@@ -146,8 +250,6 @@ ImportSummary import_database(Database &db, const json &doc, const std::string &
   for (std::size_t i = 0; i < doc["runs"].size(); ++i) {
     const json &run = doc["runs"][i];
     const std::string where = source + ": runs[" + std::to_string(i) + "]";
-    if (!run.is_object() || !run.contains("uid") || !run["uid"].is_string())
-      throw UserError(where + ": a run needs its \"uid\"");
     Statement seen = db.prepare("SELECT 1 FROM runs WHERE uid = ?1");
     seen.bind(1, run["uid"].get<std::string>());
     if (seen.step()) {
@@ -158,22 +260,17 @@ ImportSummary import_database(Database &db, const json &doc, const std::string &
     const std::int64_t id = db.last_insert_rowid();
     ++summary.runs_added;
     if (!run.contains("results")) continue;
-    if (!run["results"].is_array()) throw UserError(where + ".results: expected a list");
     for (std::size_t j = 0; j < run["results"].size(); ++j) {
       json r = run["results"][j];
-      if (!r.is_object()) throw UserError(where + ".results[" + std::to_string(j) + "]: expected an object");
       r["run_id"] = id;
       insert_row(db, "results", r, result_columns, {}, {}, where + ".results[" + std::to_string(j) + "]");
       ++summary.results_added;
     }
   }
-  if (doc.contains("kernels")) {
-    if (!doc["kernels"].is_array()) throw UserError(source + ": \"kernels\" must be a list");
-    for (std::size_t i = 0; i < doc["kernels"].size(); ++i) {
-      insert_row(db, "kernels", doc["kernels"][i], kernel_columns, {}, {"cubin"},
-                 source + ": kernels[" + std::to_string(i) + "]", "INSERT OR IGNORE");
-      summary.kernels_added += db.changes() > 0 ? 1 : 0;
-    }
+  for (const std::size_t i : kernels) {
+    insert_row(db, "kernels", doc["kernels"][i], kernel_columns, {}, {"cubin"},
+               source + ": kernels[" + std::to_string(i) + "]", "INSERT OR IGNORE");
+    summary.kernels_added += db.changes() > 0 ? 1 : 0;
   }
   tx.commit();
   return summary;

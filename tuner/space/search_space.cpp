@@ -12,6 +12,7 @@
 
 #include "tuner/common/errors.h"
 #include "tuner/common/hash.h"
+#include "tuner/common/text.h"
 
 namespace sgemm_tune {
 namespace {
@@ -64,8 +65,12 @@ class FieldReader {
     return j.get<bool>();
   }
 
+  // Names travel into the database, exports and reports: plain text of bounded length.
   std::string string(const json &j, const std::string &field) const {
     if (!j.is_string()) fail(field, "expected a string, got " + describe(j));
+    if (!is_plain_text(j.get_ref<const std::string &>(), kMaxLongTextBytes))
+      fail(field, "expected plain text (no control characters) of at most " + std::to_string(kMaxLongTextBytes) +
+                      " bytes");
     return j.get<std::string>();
   }
 
@@ -167,6 +172,7 @@ void read_references(const FieldReader &r, const json &j, SearchSpace &space) {
   r.require_object(j, "references");
   for (const auto &item : j.items()) {
     const std::string field = "references." + item.key();
+    if (!is_plain_text(item.key(), kMaxNameBytes)) r.fail("references", "a reference's name must be plain text");
     r.require_object(item.value(), field);
     r.reject_unknown(item.value(), field, std::set<std::string>(kTileParameters.begin(), kTileParameters.end()));
     SgemmTile tile{};

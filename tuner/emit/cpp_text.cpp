@@ -1,0 +1,46 @@
+#include "tuner/emit/cpp_text.h"
+
+#include <cstdio>
+
+namespace sgemm_tune {
+namespace {
+
+bool printable_ascii(unsigned char c) { return c >= 0x20 && c < 0x7f; }
+
+}  // namespace
+
+std::string cpp_comment_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (printable_ascii(c) && c != '\\' && c != '?' && c != '%') {
+      out += ch;
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "%%%02X", c);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+std::string cpp_string_literal(std::string_view text) {
+  std::string out = "\"";
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\' || c == '?') {
+      out += '\\';
+      out += ch;
+    } else if (printable_ascii(c)) {
+      out += ch;
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\%03o", c);
+      out += buf;
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace sgemm_tune
