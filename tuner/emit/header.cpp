@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "tuner/common/errors.h"
+#include "tuner/compile/arch.h"
 #include "tuner/compile/nvrtc_compiler.h"
 #include "tuner/record/tile_columns.h"
 #include "tuner/version.h"
@@ -103,8 +104,7 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
       std::optional<Code> code = timed_code(db, e);
       if (!code && options.kernel && !e.stale() && options.kernel->hash == e.fingerprint.template_hash) {
         CompileOptions compile;
-        compile.arch = "sm_" + e.compute_capability.substr(0, e.compute_capability.find('.')) +
-                       e.compute_capability.substr(e.compute_capability.find('.') + 1);
+        compile.arch = sm_arch(e.compute_capability);
         compile.extra = env.extra_compile_options;
         if (compile.to_string() == e.fingerprint.compile_options) {
           const CompiledKernel k = compile_kernel(*options.kernel, compile, e.tile);

@@ -3,18 +3,12 @@
 #include <map>
 #include <tuple>
 
+#include "tuner/compile/arch.h"
 #include "tuner/compile/nvrtc_compiler.h"
 #include "tuner/record/tile_columns.h"
 
 namespace sgemm_tune {
 namespace {
-
-std::string arch_of(const std::string &cc) {
-  std::string digits;
-  for (char c : cc)
-    if (c != '.') digits += c;
-  return "sm_" + digits;
-}
 
 struct Row {
   BestEntry entry;
@@ -25,7 +19,7 @@ struct Row {
 
 Fingerprint CurrentEnvironment::fingerprint_for(const std::string &gpu, const std::string &cc) const {
   CompileOptions options;
-  options.arch = arch_of(cc);
+  options.arch = sm_arch(cc);
   options.extra = extra_compile_options;
   Fingerprint f;
   f.template_hash = template_hash;
