@@ -166,19 +166,42 @@ inline const GpuTable *table_for_device(const GpuTable *gpus, int gpu_count, int
   return found[device];
 }
 
-// C = alpha A B + beta C, row-major, A M x K, B K x N, C M x N, on `stream`.
-inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, int M, int N, int K, float alpha, const float *A,
-                         const float *B, float beta, float *C, cudaStream_t stream) {
-  if (M < 0 || N < 0 || K < 0) return cudaErrorInvalidValue;
-  if (M == 0 || N == 0) return cudaSuccess;
-  if (C == nullptr || (K > 0 && (A == nullptr || B == nullptr))) return cudaErrorInvalidValue;
-  int device = 0;
-  cudaError_t e = cudaGetDevice(&device);
+// Which code serves a call.
+enum class Path {
+  tuned_cubin,       // a tuned entry's timed machine code
+  tuned_source,      // a tuned entry's tile compiled from source (launch_fast)
+  default_fast,      // kDefaultTile on the fast kernel (a GPU never tuned, a shape it divides)
+  default_checked,   // kDefaultTile on the bounds-checked kernel
+};
+
+inline const char *path_name(Path p) {
+  switch (p) {
+    case Path::tuned_cubin: return "tuned-cubin";
+    case Path::tuned_source: return "tuned-source";
+    case Path::default_fast: return "default-fast";
+    case Path::default_checked: return "default-checked";
+  }
+  return "unknown";
+}
+
+struct Route {
+  Path path;
+  int device;
+  const TunedKernel *kernel;  // the tuned entry, for the tuned paths
+  LoadedCode *code;           // its code, for tuned_cubin
+};
+
+// The code that serves an M x N x K product of these operands on the current device
+// (M, N > 0; sgemm checks the arguments first).
+inline cudaError_t route(const GpuTable *gpus, int gpu_count, int M, int N, int K, const float *A, const float *B,
+                         const float *C, Route *out) {
+  *out = Route{Path::default_checked, 0, nullptr, nullptr};
+  const cudaError_t e = cudaGetDevice(&out->device);
   if (e != cudaSuccess) return e;
   const auto aligned16 = [](const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
   const bool aligned = aligned16(A) && aligned16(B) && aligned16(C);
 
-  const GpuTable *table = table_for_device(gpus, gpu_count, device);
+  const GpuTable *table = table_for_device(gpus, gpu_count, out->device);
   if (table != nullptr && K > 0) {
     // The selection rule reads shapes from a contiguous array.
     constexpr int kMaxEntries = 256;
@@ -188,14 +211,34 @@ inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, int M, int N, int 
     sgemm_tune_kernels::SelectKind kind;
     const int i = sgemm_tune_kernels::select_tuned(shapes, n, M, N, K, aligned, &kind);
     if (i >= 0) {
-      const TunedKernel &k = table->kernels[i];
-      if (k.cubin != nullptr) return launch_cubin(k, table->code[i], device, M, N, K, alpha, A, B, beta, C, stream);
-      return k.source(M, N, K, alpha, A, B, beta, C, stream);
+      out->kernel = &table->kernels[i];
+      out->code = &table->code[i];
+      out->path = out->kernel->cubin != nullptr ? Path::tuned_cubin : Path::tuned_source;
     }
-    return launch_default(M, N, K, alpha, A, B, beta, C, stream, false);
+    return cudaSuccess;
   }
-  const bool fast = K > 0 && aligned && sgemm_tune_kernels::shape_fits_tile(sgemm_tune_kernels::kDefaultTile, M, N, K);
-  return launch_default(M, N, K, alpha, A, B, beta, C, stream, fast);
+  if (K > 0 && aligned && sgemm_tune_kernels::shape_fits_tile(sgemm_tune_kernels::kDefaultTile, M, N, K))
+    out->path = Path::default_fast;
+  return cudaSuccess;
+}
+
+// C = alpha A B + beta C, row-major, A M x K, B K x N, C M x N, on `stream`.
+inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, int M, int N, int K, float alpha, const float *A,
+                         const float *B, float beta, float *C, cudaStream_t stream) {
+  if (M < 0 || N < 0 || K < 0) return cudaErrorInvalidValue;
+  if (M == 0 || N == 0) return cudaSuccess;
+  if (C == nullptr || (K > 0 && (A == nullptr || B == nullptr))) return cudaErrorInvalidValue;
+  Route r;
+  const cudaError_t e = route(gpus, gpu_count, M, N, K, A, B, C, &r);
+  if (e != cudaSuccess) return e;
+  switch (r.path) {
+    case Path::tuned_cubin:
+      return launch_cubin(*r.kernel, *r.code, r.device, M, N, K, alpha, A, B, beta, C, stream);
+    case Path::tuned_source: return r.kernel->source(M, N, K, alpha, A, B, beta, C, stream);
+    case Path::default_fast: return launch_default(M, N, K, alpha, A, B, beta, C, stream, true);
+    case Path::default_checked: break;
+  }
+  return launch_default(M, N, K, alpha, A, B, beta, C, stream, false);
 }
 
 }  // namespace sgemm_tune_runtime
