@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gpu_test.h"
 #include "test_paths.h"
 
 #include "tuner/common/errors.h"
@@ -22,20 +23,8 @@
 namespace sgemm_tune {
 namespace {
 
-class GpuPipeline : public ::testing::Test {
+class GpuPipeline : public testing::GpuTest {
  protected:
-  void SetUp() override {
-    std::string why;
-    if (gpu_count(&why) == 0) GTEST_SKIP() << "no usable GPU (" << why << "): GPU tests skipped";
-    dir_ = std::filesystem::temp_directory_path() /
-           ("sgemm_tune_gpu_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (!dir_.empty()) std::filesystem::remove_all(dir_);
-  }
-
   TuneOptions options(KernelSource kernel = KernelSource::embedded(), const std::string &space = "small.json") const {
     TuneOptions o;
     o.space = load_search_space(testing::source_dir() + "/tests/data/" + space);
@@ -84,8 +73,6 @@ class GpuPipeline : public ::testing::Test {
     st.bind(1, r.run_id);
     return st.step() ? st.column_text(0) : "(no run row)";
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(GpuPipeline, TunesVerifiesAndRecordsEveryCandidate) {

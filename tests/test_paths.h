@@ -1,5 +1,6 @@
-// Where the tests find the repository's files: the source tree they were built from, or
-// SGEMM_TUNE_SOURCE_DIR when a build is run from another checkout (e.g. on a GPU machine).
+// Where the tests find the repository's files and the tools they run: what this build was
+// configured with, or the environment variable of the same name when it is set (e.g. on a
+// GPU machine that runs a build made elsewhere).
 #pragma once
 
 #include <cstdlib>
@@ -7,15 +8,23 @@
 
 namespace sgemm_tune::testing {
 
-inline std::string source_dir() {
-  if (const char *dir = std::getenv("SGEMM_TUNE_SOURCE_DIR")) return dir;
-  return SGEMM_TUNE_SOURCE_DIR;
+inline std::string from_environment_or(const char *variable, const char *built_in) {
+  if (const char *value = std::getenv(variable)) return value;
+  return built_in;
 }
 
-// The sgemm-tune binary: the one built beside the tests, or SGEMM_TUNE_BINARY.
-inline std::string tuner_binary() {
-  if (const char *path = std::getenv("SGEMM_TUNE_BINARY")) return path;
-  return SGEMM_TUNE_BINARY;
+// The source tree the tests were built from.
+inline std::string source_dir() { return from_environment_or("SGEMM_TUNE_SOURCE_DIR", SGEMM_TUNE_SOURCE_DIR); }
+
+// The sgemm-tune binary built beside the tests.
+inline std::string tuner_binary() { return from_environment_or("SGEMM_TUNE_BINARY", SGEMM_TUNE_BINARY); }
+
+// The nvcc that compiles emitted headers into test programs.
+inline std::string nvcc() { return from_environment_or("SGEMM_TUNE_NVCC", SGEMM_TUNE_NVCC); }
+
+// Where those programs find libcublas when they run.
+inline std::string cuda_library_dir() {
+  return from_environment_or("SGEMM_TUNE_CUDA_LIBRARY_DIR", SGEMM_TUNE_CUDA_LIBRARY_DIR);
 }
 
 }  // namespace sgemm_tune::testing

@@ -1,11 +1,13 @@
 // Multiplies with sgemm_tuned() from a generated header, checks every result against
 // cuBLAS on the same random operands (beta = 0 over a NaN-filled C, and beta = 0.5), and
-// prints both speeds.
+// prints both speeds and which of the header's paths served (tuned machine code, a tuned
+// tile compiled from source, or the default tile on the fast or bounds-checked kernel).
 //   sgemm_tuned_example [MxNxK ...]   (default: 4096x4096x4096 1000x1000x1000 4097x513x77 1x1x1)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -153,8 +155,8 @@ int main(int argc, char **argv) {
   int passed = 0, failed = 0;
   const double ceiling = ffma_ceiling_tflops();
   std::printf("FFMA ceiling measured now: %.2f TFLOP/s\n", ceiling);
-  std::printf("%-16s %10s %9s %8s %10s %9s %8s %8s %9s %9s  %s\n", "shape", "tuned ms", "TFLOP/s", "%ceil", "cuBLAS ms",
-              "TFLOP/s", "%ceil", "ratio", "err b=0", "err b=.5", "result");
+  std::printf("%-16s %10s %9s %8s %10s %9s %8s %8s %9s %9s  %-6s %s\n", "shape", "tuned ms", "TFLOP/s", "%ceil",
+              "cuBLAS ms", "TFLOP/s", "%ceil", "ratio", "err b=0", "err b=.5", "result", "path");
   double log_ratio_sum = 0, lowest_ratio = 1e300;
   for (const std::string &s : shapes) {
     int M, N, K;
@@ -191,15 +193,18 @@ int main(int argc, char **argv) {
     CHECK(cudaDeviceSynchronize());
     const double e1 = relative_error(C, R, nc, &bad1);
     const bool ok = e0 <= 1e-4 && e1 <= 1e-4;
+    sgemm_tune_runtime::Route route{};
+    CHECK(sgemm_tune_runtime::route(sgemm_tuned_data::kGpus, int(std::size(sgemm_tuned_data::kGpus)), M, N, K, A, B,
+                                    C, &route));
 
     const int repeats = nc * size_t(K) > (1ull << 30) ? 20 : 100;
     const auto [tuned, ref] = paired_medians_ms([&] { CHECK(sgemm_tuned(M, N, K, 1.0f, A, B, 0.0f, C)); },
                                                 [&] { reference(0.0f, R); }, repeats);
     const double flop = 2.0 * M * N * double(K);
     const double tuned_tflops = flop / tuned / 1e9, ref_tflops = flop / ref / 1e9;
-    std::printf("%-16s %10.4f %9.2f %7.1f%% %10.4f %9.2f %7.1f%% %7.1f%% %9.1e %9.1e  %s\n", s.c_str(), tuned,
+    std::printf("%-16s %10.4f %9.2f %7.1f%% %10.4f %9.2f %7.1f%% %7.1f%% %9.1e %9.1e  %-6s %s\n", s.c_str(), tuned,
                 tuned_tflops, 100.0 * tuned_tflops / ceiling, ref, ref_tflops, 100.0 * ref_tflops / ceiling,
-                100.0 * ref / tuned, e0, e1, ok ? "ok" : "WRONG");
+                100.0 * ref / tuned, e0, e1, ok ? "ok" : "WRONG", sgemm_tune_runtime::path_name(route.path));
     log_ratio_sum += std::log(ref / tuned);
     lowest_ratio = std::min(lowest_ratio, ref / tuned);
     (ok ? passed : failed) += 1;

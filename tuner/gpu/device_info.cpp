@@ -71,7 +71,7 @@ SmLimits sm_limits_from_device(int device) {
   cudaDeviceProp prop{};
   SGEMM_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   SmLimits l;
-  l.arch = "sm_" + std::to_string(prop.major) + std::to_string(prop.minor);
+  l.arch = sm_arch(prop.major, prop.minor);
   l.compute_major = prop.major;
   l.compute_minor = prop.minor;
   l.warp_size = prop.warpSize;

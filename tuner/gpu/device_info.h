@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 
+#include "tuner/compile/arch.h"
 #include "tuner/prune/sm_limits.h"
 
 namespace sgemm_tune {
@@ -18,7 +19,7 @@ struct GpuInfo {
   std::string runtime_version;  // CUDA runtime linked in, "13.0"
   std::size_t l2_bytes = 0;
   std::size_t total_memory = 0;
-  std::string arch() const { return "sm_" + std::to_string(compute_major) + std::to_string(compute_minor); }
+  std::string arch() const { return sm_arch(compute_major, compute_minor); }
   std::string compute_capability() const { return std::to_string(compute_major) + "." + std::to_string(compute_minor); }
 };
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "tuner/compile/arch.h"
 #include "tuner/compile/nvrtc_compiler.h"
 #include "tuner/common/errors.h"
 #include "tuner/common/text.h"
@@ -13,13 +14,6 @@
 
 namespace sgemm_tune {
 namespace {
-
-std::string arch_of(const std::string &cc) {
-  std::string digits;
-  for (char c : cc)
-    if (c != '.') digits += c;
-  return "sm_" + digits;
-}
 
 struct Row {
   BestEntry entry;
@@ -49,7 +43,7 @@ void check_entry(const BestEntry &e, const std::string &database) {
 
 Fingerprint CurrentEnvironment::fingerprint_for(const std::string &gpu, const std::string &cc) const {
   CompileOptions options;
-  options.arch = arch_of(cc);
+  options.arch = sm_arch(cc);
   options.extra = extra_compile_options;
   Fingerprint f;
   f.template_hash = template_hash;

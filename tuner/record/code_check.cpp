@@ -5,19 +5,10 @@
 #include <thread>
 #include <tuple>
 
+#include "tuner/compile/arch.h"
 #include "tuner/pipeline/compile_pool.h"
 
 namespace sgemm_tune {
-namespace {
-
-std::string arch_of(const std::string &compute_capability) {
-  std::string digits;
-  for (char c : compute_capability)
-    if (c != '.') digits += c;
-  return "sm_" + digits;
-}
-
-}  // namespace
 
 CodeRebuilder::CodeRebuilder(KernelSource kernel, std::vector<std::string> extra_compile_options)
     : kernel_(std::move(kernel)), extra_(std::move(extra_compile_options)), nvrtc_version_(nvrtc_version()) {}
@@ -27,7 +18,7 @@ std::optional<std::string> CodeRebuilder::why_not_rebuildable(const CodeOrigin &
     return "compiled from another kernel template (" + origin.template_hash + ", this one is " + kernel_.hash + ")";
   if (origin.nvrtc_version != nvrtc_version_)
     return "compiled by NVRTC " + origin.nvrtc_version + " (this one is " + nvrtc_version_ + ")";
-  options.arch = arch_of(origin.compute_capability);
+  options.arch = sm_arch(origin.compute_capability);
   options.extra = extra_;
   // Options are compared, never taken from the record: an option read from a file could
   // change what the template compiles to.

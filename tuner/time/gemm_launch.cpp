@@ -5,42 +5,26 @@
 namespace sgemm_tune {
 
 CandidateKernel::CandidateKernel(const CompiledKernel &compiled)
-    : kernel_(LoadedKernel::load(compiled.cubin, compiled.lowered_name)),
-      tile_(compiled.tile),
-      threads_(sgemm_tune_kernels::tile_threads(compiled.tile)),
-      smem_bytes_(sgemm_tune_kernels::tile_smem_bytes(compiled.tile)) {
+    : kernel_(LoadedKernel::load(compiled.cubin, compiled.lowered_name)), tile_(compiled.tile) {
   int device = 0;
   SGEMM_CUDA_CHECK(cudaGetDevice(&device));
-  SGEMM_CUDA_CHECK(cudaKernelSetAttributeForDevice(kernel_.kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                   smem_bytes_, device));
-  if (tile_.STREAMK) {
-    int sms = 0;
-    SGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    persistent_blocks_ = sms * runtime_blocks_per_sm();
-    if (persistent_blocks_ < 1)
-      throw CudaError("a stream-K kernel that no SM can hold (0 resident blocks) cannot be launched",
-                      cudaErrorInvalidConfiguration);
-  }
+  SGEMM_CUDA_CHECK(sgemm_tune_kernels::set_tile_smem_limit(kernel_.kernel(), tile_, device));
+  const cudaError_t e =
+      sgemm_tune_kernels::tile_persistent_blocks(kernel_.function(), tile_, device, &persistent_blocks_);
+  if (e == cudaErrorInvalidConfiguration)
+    throw CudaError("a stream-K kernel that no SM can hold (0 resident blocks) cannot be launched", e);
+  SGEMM_CUDA_CHECK(e);
 }
 
 void CandidateKernel::launch(const GemmArgs &a, cudaStream_t stream) const {
-  int M = static_cast<int>(a.shape.M), N = static_cast<int>(a.shape.N), K = static_cast<int>(a.shape.K);
-  float alpha = a.alpha, beta = a.beta;
-  const float *A = a.A, *B = a.B;
-  float *C = a.C;
-  void *params[] = {&M, &N, &K, &alpha, &A, &B, &beta, &C};
-  const auto plan = sgemm_tune_kernels::tile_launch_plan(tile_, M, N, persistent_blocks_);
-  if (plan.prepare)
-    SGEMM_CUDA_CHECK(cudaLaunchKernel(kernel_.function(),
-                                      dim3(plan.prepare_grid_x, 1, sgemm_tune_kernels::kStreamKPreparePass),
-                                      dim3(threads_), params, smem_bytes_, stream));
-  SGEMM_CUDA_CHECK(cudaLaunchKernel(kernel_.function(), dim3(plan.grid_x, plan.grid_y, plan.grid_z), dim3(threads_),
-                                    params, smem_bytes_, stream));
+  SGEMM_CUDA_CHECK(sgemm_tune_kernels::launch_tile(
+      kernel_.function(), tile_, persistent_blocks_, static_cast<int>(a.shape.M), static_cast<int>(a.shape.N),
+      static_cast<int>(a.shape.K), a.alpha, a.A, a.B, a.beta, a.C, stream));
 }
 
 int CandidateKernel::runtime_blocks_per_sm() const {
   int blocks = 0;
-  SGEMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel_.function(), threads_, smem_bytes_));
+  SGEMM_CUDA_CHECK(sgemm_tune_kernels::tile_blocks_per_sm(kernel_.function(), tile_, &blocks));
   return blocks;
 }
 

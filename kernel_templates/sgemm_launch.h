@@ -1,0 +1,83 @@
+// How the host launches the fast kernel of one tile configuration (sgemm_double_buffered):
+// its shared-memory limit, the persistent-block count of a stream-K tile, and the passes of
+// tile_launch_plan with their grids, block and dynamic shared memory. One definition, used
+// by the tuner for the launches it times and by the headers `sgemm-tune emit` generates for
+// the launches they ship, so that what is timed and what ships cannot launch differently.
+//
+// Host code over the CUDA runtime API alone: g++ compiles it into the tuner, nvcc into a
+// user's build (which links only the runtime). The kernel template does not include it, so
+// NVRTC never sees it and the template's hash does not cover it.
+//
+// A kernel is named by the handle cudaLaunchKernel takes: the address of a kernel compiled
+// into the program, or a cudaKernel_t from cudaLibraryGetKernel (a cubin), cast to
+// const void *. Errors are returned, never thrown.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "sgemm_tile_rules.h"
+
+namespace sgemm_tune_kernels {
+
+// Dynamic shared memory every kernel may use without raising its limit.
+enum : int { kDefaultDynamicSmemLimit = 48 * 1024 };
+
+// Raises the dynamic shared-memory limit of a kernel loaded from a cubin to what the tile
+// uses, on `device` (a library kernel's limit is set per device).
+inline cudaError_t set_tile_smem_limit(cudaKernel_t kernel, const SgemmTile &t, int device) {
+  return cudaKernelSetAttributeForDevice(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, tile_smem_bytes(t),
+                                         device);
+}
+
+// The same for a kernel compiled into the program, named by its address: only a tile past
+// the default limit needs it.
+inline cudaError_t set_tile_smem_limit(const void *kernel, const SgemmTile &t) {
+  const int smem = tile_smem_bytes(t);
+  if (smem <= kDefaultDynamicSmemLimit) return cudaSuccess;
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+}
+
+// Blocks of `kernel` one SM holds at once when launched with the tile's block and shared
+// memory, as the runtime's occupancy calculator says (on the current device).
+inline cudaError_t tile_blocks_per_sm(const void *kernel, const SgemmTile &t, int *blocks) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, tile_threads(t), tile_smem_bytes(t));
+}
+
+// The persistent_blocks that tile_launch_plan takes: for a stream-K tile the blocks of
+// `kernel` that `device` holds at once (SMs x blocks per SM), for a data-parallel tile 0
+// (unused). The answer depends only on the kernel and the device: callers may keep it.
+// cudaErrorInvalidConfiguration when no SM can hold a block of a stream-K kernel. (A grid
+// larger than what is resident would still compute the right result, only without the
+// balance stream-K is for.)
+inline cudaError_t tile_persistent_blocks(const void *kernel, const SgemmTile &t, int device, int *blocks) {
+  *blocks = 0;
+  if (!t.STREAMK) return cudaSuccess;
+  int sms = 0, per_sm = 0;
+  cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (e == cudaSuccess) e = tile_blocks_per_sm(kernel, t, &per_sm);
+  if (e != cudaSuccess) return e;
+  *blocks = sms * per_sm;
+  return *blocks < 1 ? cudaErrorInvalidConfiguration : cudaSuccess;
+}
+
+// C = alpha A B + beta C by the fast kernel of tile t, whose shared-memory limit is already
+// raised: the prepare pass when tile_launch_plan has one, then the compute pass, both with
+// tile_threads(t) threads and tile_smem_bytes(t) of dynamic shared memory, on `stream`.
+// The shape must fit the tile (shape_fits_tile); persistent_blocks comes from
+// tile_persistent_blocks. Returns the error of the first launch that fails.
+inline cudaError_t launch_tile(const void *kernel, const SgemmTile &t, int persistent_blocks, int M, int N, int K,
+                               float alpha, const float *A, const float *B, float beta, float *C,
+                               cudaStream_t stream) {
+  const dim3 block(static_cast<unsigned>(tile_threads(t)));
+  const int smem = tile_smem_bytes(t);
+  const SgemmLaunchPlan plan = tile_launch_plan(t, M, N, persistent_blocks);
+  void *args[] = {&M, &N, &K, &alpha, &A, &B, &beta, &C};
+  if (plan.prepare) {
+    const cudaError_t e =
+        cudaLaunchKernel(kernel, dim3(plan.prepare_grid_x, 1, kStreamKPreparePass), block, args, smem, stream);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaLaunchKernel(kernel, dim3(plan.grid_x, plan.grid_y, plan.grid_z), block, args, smem, stream);
+}
+
+}  // namespace sgemm_tune_kernels

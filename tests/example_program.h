@@ -1,0 +1,49 @@
+// tools/example built with nvcc against a header from `sgemm-tune emit`, as a user's build
+// compiles it: the program every emitted-header test runs (on the GPU) or only builds.
+#pragma once
+
+#include <array>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+
+#include "test_paths.h"
+
+namespace sgemm_tune::testing {
+
+struct CommandOutput {
+  int exit_code = -1;  // -1: could not be started, or ended by a signal
+  std::string text;    // stdout and stderr together
+};
+
+inline CommandOutput run_command(const std::string &command) {
+  CommandOutput out;
+  FILE *pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return out;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) out.text.append(buf.data(), n);
+  const int status = pclose(pipe);
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+// Compiles tools/example into `program` for `arch` ("sm_90") with `header_dir`/sgemm_tuned.h.
+inline CommandOutput build_example(const std::string &header_dir, const std::string &arch,
+                                   const std::string &program) {
+  const std::string src = source_dir();
+  return run_command(nvcc() + " -std=c++17 -O2 -arch=" + arch + " '-DSGEMM_TUNED_HEADER=\"sgemm_tuned.h\"' -I" + src +
+                     "/kernel_templates -I" + header_dir + " " + src + "/tools/example/main.cu -o " + program +
+                     " -lcublas -Xlinker -rpath -Xlinker " + cuda_library_dir());
+}
+
+// Runs it on `shapes` ("MxNxK").
+inline CommandOutput run_example(const std::string &program, const std::vector<std::string> &shapes) {
+  std::string command = program;
+  for (const std::string &s : shapes) command += " " + s;
+  return run_command(command);
+}
+
+}  // namespace sgemm_tune::testing
