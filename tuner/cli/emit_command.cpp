@@ -17,6 +17,7 @@ struct EmitArgs {
   EnvironmentOptions env;
   std::string out;
   std::vector<std::string> gpus;
+  bool from_source = false;
 };
 
 int run(const EmitArgs &a) {
@@ -25,7 +26,7 @@ int run(const EmitArgs &a) {
   const KernelSource kernel = a.env.kernel();
   EmitOptions options;
   options.database_label = a.db.path;
-  options.kernel = &kernel;
+  options.kernel = a.from_source ? nullptr : &kernel;
   options.gpus = a.gpus;
   const EmittedHeader header = emit_header(db, env, options);
   write_file_atomically(a.out, header.text);
@@ -46,6 +47,9 @@ Command add_emit_command(CLI::App &root) {
   CLI::App *sub = root.add_subcommand("emit", "Generate a C++ header with the tuned configurations");
   sub->add_option("--out", args->out, "Header to write")->required();
   sub->add_option("--gpu", args->gpus, "Only this GPU's configurations; repeatable (default: every tuned GPU)");
+  sub->add_flag("--from-source", args->from_source,
+                "Ship no machine code: your nvcc compiles every configuration from the template (NVRTC and nvcc "
+                "allocate registers differently, so the kernels may run slower than they were timed)");
   args->db.add(*sub);
   args->env.add(*sub);
   return Command{sub, [args](const std::string &) { return run(*args); }};
