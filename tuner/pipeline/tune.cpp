@@ -81,6 +81,17 @@ Target resolve_target(const TuneOptions &o) {
   throw UserError("--dry-run with no GPU needs --arch to say what to compile for (one of: " + known + ")");
 }
 
+// A measurement's disposition and verification errors, into the row that records it.
+void take_outcome(ResultRow &row, const Measurement &m) {
+  row.status = m.status;
+  row.reason = m.reason;
+  row.detail = m.detail;
+  if (m.verification) {
+    row.error_beta0 = m.verification->error_beta0;
+    row.error_beta = m.verification->error_beta;
+  }
+}
+
 // A tile with the probed parameters blanked: what the first stage of a staged search ranks.
 SgemmTile structure_of(SgemmTile tile, const StrategySettings &s) {
   for (const auto &[index, value] : s.probe) set_tile_parameter(tile, index, 0);
@@ -423,11 +434,7 @@ class TuningRun {
       measured = bench_->measure(kernel, shape_index, best);
     } catch (const CudaError &e) {
       // In-process only: the context is gone. Record what happened to this candidate, then stop.
-      for (ResultRow &r : rows) {
-        r.status = CandidateStatus::launch_failed;
-        r.reason = cudaGetErrorName(e.code());
-        r.detail = e.what();
-      }
+      for (ResultRow &r : rows) take_outcome(r, failed_measurement(e));
       record(rows);
       throw;
     }
@@ -448,13 +455,7 @@ class TuningRun {
       r.cublas_tflops = base.cublas_tflops;
       ++counts().measurements;
       const Measurement &m = measured.per_shape.at(k);
-      r.status = m.status;
-      r.reason = m.reason;
-      r.detail = m.detail;
-      if (m.verification) {
-        r.error_beta0 = m.verification->error_beta0;
-        r.error_beta = m.verification->error_beta;
-      }
+      take_outcome(r, m);
       if (m.status == CandidateStatus::wrong_result) {
         ++counts().wrong_result;
         say("wrong result: " + describe_tile(tile) + " at " + r.shape.to_string() + ": " + m.detail);

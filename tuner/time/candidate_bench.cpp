@@ -46,11 +46,7 @@ CandidateMeasurement measure_here(BenchSession &bench, const CompiledKernel &ker
   }
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     if (!loaded) {
-      Measurement m;
-      m.status = CandidateStatus::launch_failed;
-      m.reason = "load";
-      m.detail = load_error;
-      out.per_shape.push_back(m);
+      out.per_shape.push_back(failed_measurement("load", load_error));
       continue;
     }
     out.per_shape.push_back(bench.measure(*loaded, shapes[i], best_ms[i]));
@@ -269,13 +265,7 @@ class IsolatedBench : public CandidateBench {
     if (!line) {
       // The candidate took the worker down (a fault ends the process) or outlived its time.
       worker_.reset();
-      for (std::size_t i = 0; i < shapes.size(); ++i) {
-        Measurement m;
-        m.status = CandidateStatus::launch_failed;
-        m.reason = why.rfind("timeout", 0) == 0 ? "timeout" : "worker_lost";
-        m.detail = why;
-        out.per_shape.push_back(m);
-      }
+      out.per_shape.assign(shapes.size(), failed_measurement(why.rfind("timeout", 0) == 0 ? "timeout" : "worker_lost", why));
       return out;
     }
     const json reply = json::parse(*line);
@@ -393,13 +383,7 @@ int run_measure_worker() {
         // Sticky: this candidate broke the context. Say so for each shape, then exit.
         fatal = true;
         json per_shape = json::array();
-        for (std::size_t i = 0; i < shapes.size(); ++i) {
-          Measurement x;
-          x.status = CandidateStatus::launch_failed;
-          x.reason = cudaGetErrorName(e.code());
-          x.detail = e.what();
-          per_shape.push_back(measurement_json(x));
-        }
+        for (std::size_t i = 0; i < shapes.size(); ++i) per_shape.push_back(measurement_json(failed_measurement(e)));
         out["per_shape"] = per_shape;
       }
       out["fatal"] = fatal;
