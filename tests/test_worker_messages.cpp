@@ -199,11 +199,28 @@ TEST(WorkerMessages, WrongTypesAreRefusedByName) {
   r = measure_request_json();
   r["best_ms"] = {0.0};
   expect_request_refused(r.dump(), "best_ms: 1 times for 2 shapes");
+  json cublas = CublasRequest{0};
+  cublas["shape"] = 1e30;
+  expect_request_refused(cublas.dump(), "shape: expected a non-negative integer, got number 1e+30");
+  json blocks = sample_reply();
+  blocks["runtime_blocks"] = 4294967296LL;  // past int
+  expect_refused<MeasureReply>(blocks.dump(), "runtime_blocks: expected an integer");
   json init = InitRequest{};
   init["shapes"] = {"4096x4096"};
   expect_request_refused(init.dump(), "shapes: [0]:");
   expect_refused<CublasReply>("[1, 2]", "malformed cublas reply: expected an object, got array");
   expect_refused<CublasReply>("timing: 3 ms", "malformed cublas reply: not JSON");
+}
+
+TEST(WorkerMessages, IntegersBuiltInMemoryAreReadLikeParsedOnes) {
+  // Parsed JSON keeps 1 unsigned; built in memory from an int64_t it is signed.
+  json r = measure_request_json();
+  r["shapes"] = json::array({json(std::int64_t{1}), json(std::int64_t{0})});
+  MeasureRequest m;
+  from_json(r, m);
+  EXPECT_EQ(m.shapes, (std::vector<std::size_t>{1, 0}));
+  r["shapes"] = json::array({json(std::int64_t{-1}), json(std::int64_t{0})});
+  EXPECT_THROW(from_json(r, m), WireError);
 }
 
 TEST(WorkerMessages, InvalidTilesAreRefused) {

@@ -22,6 +22,18 @@ struct is_vector : std::false_type {};
 template <class T>
 struct is_vector<std::vector<T>> : std::true_type {};
 
+// An integer that T holds. Parsed JSON keeps non-negative integers unsigned and negative
+// ones signed; both are compared without converting to a narrower or signed type.
+template <class T>
+bool fits_integer(const json &v) {
+  constexpr auto max = static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= max;
+  if (!v.is_number_integer()) return false;
+  const auto x = v.get<std::int64_t>();
+  if (x >= 0) return static_cast<std::uint64_t>(x) <= max;
+  return std::is_signed_v<T> && x >= static_cast<std::int64_t>(std::numeric_limits<T>::min());
+}
+
 // One value, checked for its type and range; a struct through its own from_json.
 template <class T>
 void check(const json &v, T &out) {
@@ -29,10 +41,7 @@ void check(const json &v, T &out) {
     if (!v.is_boolean()) fail("expected true or false, got " + got(v));
     out = v.get<bool>();
   } else if constexpr (std::is_integral_v<T>) {
-    const bool fits = v.is_number_unsigned() ? v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<T>::max())
-                                             : v.is_number_integer() && v.get<std::int64_t>() >= std::int64_t(std::numeric_limits<T>::min()) &&
-                                                   v.get<std::int64_t>() <= std::int64_t(std::numeric_limits<T>::max());
-    if (!fits) fail(std::string(std::is_signed_v<T> ? "expected an integer" : "expected a non-negative integer") + ", got " + got(v));
+    if (!fits_integer<T>(v)) fail(std::string(std::is_signed_v<T> ? "expected an integer" : "expected a non-negative integer") + ", got " + got(v));
     out = v.get<T>();
   } else if constexpr (std::is_floating_point_v<T>) {
     if (!v.is_number()) fail("expected a number, got " + got(v));
