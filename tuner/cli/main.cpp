@@ -12,7 +12,7 @@
 #include "tuner/common/errors.h"
 #include "tuner/common/text.h"
 #include "tuner/pipeline/tune.h"
-#include "tuner/time/candidate_bench.h"
+#include "tuner/time/measure_worker.h"
 #include "tuner/version.h"
 
 namespace {
@@ -30,7 +30,7 @@ std::string quote_command_line(int argc, char **argv) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  // The measurement worker the tuner starts for itself (tuner/time/candidate_bench.h);
+  // The measurement worker the tuner starts for itself (tuner/time/measure_worker.h);
   // not a user command, so not in --help.
   if (argc == 2 && std::string(argv[1]) == "__measure-worker") return sgemm_tune::run_measure_worker();
 

@@ -54,12 +54,6 @@ void print_counts(const TuneReport &r, std::ostream &out) {
 
 }  // namespace
 
-nlohmann::json tile_to_json(const SgemmTile &tile) {
-  nlohmann::json j = nlohmann::json::object();
-  for (std::size_t p = 0; p < kTileParameters.size(); ++p) j[std::string(kTileParameters[p])] = tile_parameter(tile, p);
-  return j;
-}
-
 nlohmann::json fingerprint_changes_to_json(const std::vector<FingerprintChange> &changes) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto &c : changes) out.push_back({{"part", c.part}, {"recorded", c.recorded}, {"current", c.current}});

@@ -7,6 +7,7 @@
 
 #include "tuner/pipeline/tune.h"
 #include "tuner/query/best.h"
+#include "tuner/space/tile_json.h"
 
 namespace sgemm_tune {
 
@@ -14,9 +15,6 @@ inline constexpr int kReportJsonVersion = 1;
 
 void print_report(const TuneReport &report, std::ostream &out, std::size_t top);
 nlohmann::json report_to_json(const TuneReport &report);
-
-// {"BM": 128, ..., "STAGES": 2}
-nlohmann::json tile_to_json(const SgemmTile &tile);
 
 // [{"part": "template", "recorded": "...", "current": "..."}, ...]
 nlohmann::json fingerprint_changes_to_json(const std::vector<FingerprintChange> &changes);

@@ -2,7 +2,8 @@
 //   enumerate -> validity rules -> prune (before compile) -> NVRTC compile in parallel
 //   -> prune (registers, spills, residency) -> verify against cuBLAS -> time -> record
 // Compilation runs on worker threads while the calling thread verifies and times the
-// candidates already compiled. A dry run stops before the GPU and writes nothing.
+// candidates already compiled. Which survivors are timed, and in what order, is the search
+// strategy's to say (tuner/search/). A dry run stops before the GPU and writes nothing.
 #pragma once
 
 #include <cstdint>
@@ -81,8 +82,8 @@ struct TuneCounts {
   // (candidate, shape) pairs already measured under the same fingerprint (an interrupted
   // or earlier run): not measured again.
   std::size_t reused = 0;
-  // Staged search: candidates left for the second stage. A dry run cannot rank the tile
-  // structures, so it stops after the first stage and leaves these unjudged.
+  // Survivors a dry run left for a later batch of the search: nothing is timed, so a search
+  // that chooses from timings (staged) stops after its first batch and leaves these unjudged.
   std::size_t deferred = 0;
   std::size_t pruned_total() const;
 };

@@ -7,6 +7,16 @@ namespace sgemm_tune {
 
 double tflops(const Shape &shape, double ms) { return ms > 0 ? shape.flops() / (ms * 1e-3) / 1e12 : 0; }
 
+Measurement failed_measurement(std::string reason, std::string detail) {
+  Measurement m;
+  m.status = CandidateStatus::launch_failed;
+  m.reason = std::move(reason);
+  m.detail = std::move(detail);
+  return m;
+}
+
+Measurement failed_measurement(const CudaError &error) { return failed_measurement(cudaGetErrorName(error.code()), error.what()); }
+
 BenchSession::BenchSession(const GpuInfo &gpu, const std::vector<Shape> &shapes, const TimingSettings &timing,
                            const VerifySettings &verify, std::uint64_t seed)
     : timing_(timing), verify_(verify), seed_(seed), stream_(CudaStream::create()),
@@ -71,9 +81,7 @@ Measurement BenchSession::measure(const CandidateKernel &kernel, std::size_t sha
     if (e.sticky()) throw;
     cudaGetLastError();
     cudaStreamSynchronize(stream_.get());
-    m.status = CandidateStatus::launch_failed;
-    m.reason = cudaGetErrorName(e.code());
-    m.detail = e.what();
+    return failed_measurement(e);
   }
   return m;
 }

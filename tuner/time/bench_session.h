@@ -36,6 +36,14 @@ struct Measurement {
 
 double tflops(const Shape &shape, double ms);
 
+class CudaError;
+
+// A candidate that did not run to a result at one shape: the one way a launch_failed
+// measurement is made. `reason` is what the database groups by (a CUDA error's name,
+// "load", "timeout", "worker_lost"); `detail` is the message.
+Measurement failed_measurement(std::string reason, std::string detail);
+Measurement failed_measurement(const CudaError &error);
+
 class BenchSession {
  public:
   // Allocates every shape's workspace up front (failing early, with the shape named,

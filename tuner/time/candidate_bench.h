@@ -2,6 +2,10 @@
 // hanging candidate can take down without taking the tuning with it. An illegal address
 // leaves a CUDA context unusable for the rest of its process (a sticky error), so a tuner
 // that runs thousands of never-run kernels isolates them.
+//   in_process_bench.cpp  measured here
+//   isolated_bench.cpp    measured in a worker process (worker_process.h), spoken to in
+//                         the messages of worker_messages.h
+//   measure_worker.cpp    the worker's side
 #pragma once
 
 #include <cstdint>
@@ -48,8 +52,5 @@ std::unique_ptr<CandidateBench> make_in_process_bench(const GpuInfo &gpu, const 
 // faults or outlives its time limit is recorded as launch_failed, the worker is started
 // again, and the run goes on.
 std::unique_ptr<CandidateBench> make_isolated_bench(const std::string &worker_binary, const BenchConfig &config);
-
-// The worker's side: reads requests on stdin, answers on stdout, until stdin closes.
-int run_measure_worker();
 
 }  // namespace sgemm_tune

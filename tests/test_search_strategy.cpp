@@ -1,0 +1,148 @@
+// The search strategies on made-up timings: what each proposes, in what order, and that
+// nothing outside the survivors is ever proposed.
+#include <map>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "tuner/search/exhaustive_search.h"
+#include "tuner/search/staged_search.h"
+
+namespace sgemm_tune {
+namespace {
+
+constexpr std::size_t kBK = 2, kStages = 8;  // parameter indices
+
+SgemmTile tile(int bn, int bk, int stages) { return SgemmTile{128, bn, bk, 64, 32, 2, 4, 4, stages, 0, 0}; }
+
+// BN x BK x STAGES: four structures (BN), each with four probe variants (BK, STAGES).
+std::vector<SgemmTile> survivors() {
+  std::vector<SgemmTile> out;
+  for (int bn : {32, 64, 128, 256})
+    for (int bk : {8, 16})
+      for (int stages : {2, 3}) out.push_back(tile(bn, bk, stages));
+  return out;
+}
+
+StrategySettings probe_bk16_stages2(int finalists) {
+  StrategySettings s;
+  s.kind = StrategySettings::Kind::staged;
+  s.probe = {{kBK, 16}, {kStages, 2}};
+  s.finalists = finalists;
+  return s;
+}
+
+// Times of the tiles in `batch` at two shapes, `percent[BN]` of cuBLAS at both.
+SearchHistory timed(SearchHistory h, const std::vector<SgemmTile> &batch, const std::map<int, double> &percent) {
+  h.shape_count = 2;
+  for (std::size_t shape = 0; shape < 2; ++shape)
+    for (const SgemmTile &t : batch) h.timed.push_back(TimedResult{t, shape, 100.0 / percent.at(t.BN), percent.at(t.BN)});
+  return h;
+}
+
+void expect_only_survivors(const std::vector<SgemmTile> &proposed, const std::vector<SgemmTile> &all) {
+  const std::set<SgemmTile> allowed(all.begin(), all.end());
+  for (const SgemmTile &t : proposed) EXPECT_TRUE(allowed.count(t)) << describe_tile(t);
+}
+
+TEST(ExhaustiveSearch, ProposesEverySurvivorOnceInEnumerationOrder) {
+  ExhaustiveSearch search;
+  search.start(survivors());
+  const SearchBatch batch = search.next(SearchHistory{2, {}});
+  EXPECT_EQ(batch.tiles, survivors());
+  EXPECT_TRUE(batch.last);
+  EXPECT_TRUE(batch.stage.empty());
+  EXPECT_TRUE(search.next(timed({}, batch.tiles, {{32, 50}, {64, 90}, {128, 100}, {256, 70}})).tiles.empty());
+  EXPECT_TRUE(search.finalists().empty());
+  EXPECT_EQ(search.name(), "exhaustive");
+}
+
+TEST(ExhaustiveSearch, ProposesNothingWithoutSurvivors) {
+  ExhaustiveSearch search;
+  search.start({});
+  EXPECT_TRUE(search.next(SearchHistory{1, {}}).tiles.empty());
+}
+
+TEST(StagedSearch, ProbesFirstThenOnlyTheFinalistsStructures) {
+  StagedSearch search(probe_bk16_stages2(2), {});
+  search.start(survivors());
+  const SearchBatch first = search.next(SearchHistory{2, {}});
+  EXPECT_EQ(first.tiles, (std::vector<SgemmTile>{tile(32, 16, 2), tile(64, 16, 2), tile(128, 16, 2), tile(256, 16, 2)}));
+  EXPECT_FALSE(first.last);
+  EXPECT_EQ(first.stage, "stage 1 of 2");
+
+  // BN = 128 and BN = 64 are the best two structures.
+  const SearchBatch second = search.next(timed({}, first.tiles, {{32, 50}, {64, 90}, {128, 100}, {256, 70}}));
+  EXPECT_EQ(second.tiles, (std::vector<SgemmTile>{tile(64, 8, 2), tile(64, 8, 3), tile(64, 16, 3), tile(128, 8, 2),
+                                                  tile(128, 8, 3), tile(128, 16, 3)}));
+  EXPECT_TRUE(second.last);
+  EXPECT_EQ(second.stage, "stage 2 of 2");
+  ASSERT_EQ(search.finalists().size(), 2u);
+  EXPECT_EQ(search.finalists()[0].BN, 128);  // best first
+  EXPECT_EQ(search.finalists()[1].BN, 64);
+  EXPECT_EQ(search.finalists()[0].BK, 0) << "a structure leaves the probed parameters out";
+  EXPECT_TRUE(search.next(timed({}, second.tiles, {{64, 90}, {128, 100}})).tiles.empty());
+  EXPECT_EQ(search.not_proposed().reason, kPruneNotFinalist);
+  EXPECT_NE(search.not_proposed().detail.find("2 best"), std::string::npos);
+}
+
+TEST(StagedSearch, TakesReferencesIntoTheFirstStageWithoutScoringThem) {
+  // A reference off the probe values: timed in the first stage, but its structure is
+  // scored by its probe variant only.
+  const SgemmTile reference = tile(32, 8, 3);
+  StagedSearch search(probe_bk16_stages2(1), {reference});
+  search.start(survivors());
+  const SearchBatch first = search.next(SearchHistory{2, {}});
+  ASSERT_EQ(first.tiles.size(), 5u);
+  EXPECT_EQ(first.tiles[0], reference);  // in enumeration order
+  SearchHistory h = timed({}, first.tiles, {{32, 60}, {64, 90}, {128, 100}, {256, 70}});
+  for (TimedResult &r : h.timed)
+    if (r.tile == reference) r.percent_of_cublas = 500;  // would win, were it scored
+  const SearchBatch second = search.next(h);
+  ASSERT_EQ(search.finalists().size(), 1u);
+  EXPECT_EQ(search.finalists()[0].BN, 128);
+  for (const SgemmTile &t : second.tiles) {
+    EXPECT_EQ(t.BN, 128);
+    EXPECT_NE(t, reference);
+  }
+}
+
+TEST(StagedSearch, NeverProposesOutsideTheSurvivorsOrTwice) {
+  // Survivors with gaps: some probe variants were pruned before the strategy saw them.
+  std::vector<SgemmTile> some;
+  for (const SgemmTile &t : survivors())
+    if (!(t.BN == 64 && t.STAGES == 3) && !(t.BN == 256 && t.BK == 16 && t.STAGES == 2)) some.push_back(t);
+  StagedSearch search(probe_bk16_stages2(8), {tile(512, 16, 2)});  // a reference the space does not hold
+  search.start(some);
+  const SearchBatch first = search.next(SearchHistory{2, {}});
+  // 256 has no probe variant among the survivors, so its structure is never scored.
+  const SearchBatch second = search.next(timed({}, first.tiles, {{32, 50}, {64, 90}, {128, 100}}));
+  expect_only_survivors(first.tiles, some);
+  expect_only_survivors(second.tiles, some);
+  std::set<SgemmTile> seen;
+  for (const auto *batch : {&first, &second})
+    for (const SgemmTile &t : batch->tiles) EXPECT_TRUE(seen.insert(t).second) << "twice: " << describe_tile(t);
+  for (const SgemmTile &t : second.tiles) EXPECT_NE(t.BN, 256);
+  EXPECT_EQ(seen.size(), some.size() - 3);  // all but the three BN = 256 variants left
+}
+
+TEST(StagedSearch, EqualScoresAreBrokenByStructureTheSameWayEachTime) {
+  StagedSearch a(probe_bk16_stages2(1), {}), b(probe_bk16_stages2(1), {});
+  a.start(survivors());
+  b.start(survivors());
+  const SearchHistory h = timed({}, a.next(SearchHistory{2, {}}).tiles, {{32, 80}, {64, 80}, {128, 80}, {256, 80}});
+  b.next(SearchHistory{2, {}});
+  EXPECT_EQ(a.next(h).tiles, b.next(h).tiles);
+  ASSERT_EQ(a.finalists().size(), 1u);
+  EXPECT_EQ(a.finalists()[0].BN, 32);  // the smallest structure of the tie
+}
+
+TEST(SearchStrategy, TheSpaceChoosesTheStrategy) {
+  SearchSpace space;
+  EXPECT_EQ(make_search_strategy(space)->name(), "exhaustive");
+  space.strategy = probe_bk16_stages2(4);
+  EXPECT_EQ(make_search_strategy(space)->name(), "staged");
+}
+
+}  // namespace
+}  // namespace sgemm_tune

@@ -1,0 +1,132 @@
+#include "tuner/pipeline/judge.h"
+
+namespace sgemm_tune {
+namespace {
+
+std::string first_line(const std::string &text) { return text.substr(0, text.find('\n')); }
+
+}  // namespace
+
+ResultRow result_row(const Shape &shape, const SgemmTile &tile, CandidateStatus status, std::string reason,
+                     std::string detail) {
+  ResultRow r;
+  r.shape = shape;
+  r.tile = tile;
+  r.status = status;
+  r.reason = std::move(reason);
+  r.detail = std::move(detail);
+  r.threads = sgemm_tune_kernels::tile_threads(tile);
+  return r;
+}
+
+void take_outcome(ResultRow &row, const Measurement &m) {
+  row.status = m.status;
+  row.reason = m.reason;
+  row.detail = m.detail;
+  if (m.verification) {
+    row.error_beta0 = m.verification->error_beta0;
+    row.error_beta = m.verification->error_beta;
+  }
+}
+
+bool tiles_shape(const SgemmTile &tile, const Shape &shape) {
+  return sgemm_tune_kernels::shape_fits_tile(tile, shape.M, shape.N, shape.K);
+}
+
+Judgement judge_before_compile(const SgemmTile &tile, const std::vector<Shape> &shapes, const PruneSettings &prune,
+                               const SmLimits &limits) {
+  Judgement j;
+  const TileRule rule = sgemm_tune_kernels::check_tile(tile);
+  if (rule != TileRule::ok) {
+    j.verdict = Judgement::Verdict::invalid;
+    for (const Shape &s : shapes)
+      j.rows.push_back(result_row(s, tile, CandidateStatus::invalid, std::string(tile_rule_code(rule)),
+                                  sgemm_tune_kernels::tile_rule_text(rule)));
+    return j;
+  }
+  bool tiles_any = false;
+  for (const Shape &s : shapes) {
+    if (tiles_shape(tile, s)) {
+      tiles_any = true;
+      continue;
+    }
+    j.rows.push_back(result_row(s, tile, CandidateStatus::invalid, kShapeNotTiled,
+                                "the shape is not a whole number of " + std::to_string(tile.BM) + "x" +
+                                    std::to_string(tile.BN) + "x" + std::to_string(tile.BK) + " tiles"));
+  }
+  if (!tiles_any) {
+    j.verdict = Judgement::Verdict::invalid;
+    return j;
+  }
+  const PruneVerdict early = prune_before_compile(tile, prune, limits);
+  if (early.pruned) {
+    j.verdict = Judgement::Verdict::pruned;
+    j.reason = early.reason;
+    for (const Shape &s : shapes) {
+      if (!tiles_shape(tile, s)) continue;
+      j.rows.push_back(result_row(s, tile, CandidateStatus::pruned, early.reason, early.detail));
+      j.rows.back().smem_bytes = sgemm_tune_kernels::tile_smem_bytes(tile);
+    }
+  }
+  return j;
+}
+
+CompiledJudgement judge_compiled(const CompiledKernel &kernel, double compile_seconds, const std::vector<Shape> &shapes,
+                                 const PruneSettings &prune, const SmLimits &limits,
+                                 const std::function<bool(const Shape &)> &measured_before) {
+  const SgemmTile &tile = kernel.tile;
+  const ResourceUsage &usage = kernel.usage;
+  const int smem_bytes = sgemm_tune_kernels::tile_smem_bytes(tile) + usage.static_smem_bytes;
+  CompiledJudgement j;
+  j.occupancy = predict_occupancy(limits, tile_resources(tile, usage.registers, usage.static_smem_bytes));
+  j.verdict = prune_after_compile(tile, usage, j.occupancy, prune);
+  for (const Shape &s : shapes) {
+    if (!tiles_shape(tile, s) || measured_before(s)) continue;
+    j.rows.push_back(result_row(s, tile, j.verdict.pruned ? CandidateStatus::pruned : CandidateStatus::ok,
+                                j.verdict.reason, j.verdict.detail));
+    ResultRow &r = j.rows.back();
+    r.registers = usage.registers;
+    r.spill_bytes = usage.spill_store_bytes + usage.spill_load_bytes;
+    r.smem_bytes = smem_bytes;
+    r.blocks_per_sm = j.occupancy.blocks_per_sm;
+    r.occupancy = j.occupancy.fraction;
+    r.compile_seconds = compile_seconds;
+  }
+  j.survivor = SurvivorInfo{tile,
+                            sgemm_tune_kernels::tile_threads(tile),
+                            usage.registers,
+                            smem_bytes,
+                            j.occupancy.blocks_per_sm,
+                            j.occupancy.warps_per_sm,
+                            std::string(to_string(j.occupancy.limiter))};
+  return j;
+}
+
+std::vector<ResultRow> compile_failure_rows(const CompileOutcome &outcome, const std::vector<Shape> &shapes) {
+  std::vector<ResultRow> rows;
+  for (const Shape &s : shapes) {
+    if (!tiles_shape(outcome.tile, s)) continue;
+    rows.push_back(result_row(s, outcome.tile, CandidateStatus::compile_failed, "nvrtc", outcome.error));
+    if (!outcome.log.empty()) rows.back().detail += "\n" + outcome.log;
+    rows.back().compile_seconds = outcome.seconds;
+  }
+  return rows;
+}
+
+std::string log_excerpt(const std::string &log, std::size_t lines) {
+  std::string out;
+  std::size_t pos = 0;
+  while (lines > 0 && pos < log.size()) {
+    const std::size_t end = log.find('\n', pos);
+    const std::string line = log.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    if (line.find("error") != std::string::npos) {
+      out += (out.empty() ? "" : " | ") + line;
+      --lines;
+    }
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  return out.empty() ? first_line(log) : out;
+}
+
+}  // namespace sgemm_tune

@@ -1,0 +1,56 @@
+// What a run decides about a candidate without the GPU, and the result rows that record
+// it: before compiling, from the validity rules, the shapes and the tile alone; after
+// compiling, from the registers, spills and shared memory the compiler reported.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tuner/pipeline/compile_pool.h"
+#include "tuner/pipeline/tune.h"
+#include "tuner/prune/prune.h"
+#include "tuner/record/result_store.h"
+#include "tuner/time/bench_session.h"
+
+namespace sgemm_tune {
+
+// A result row with the fields every row has.
+ResultRow result_row(const Shape &shape, const SgemmTile &tile, CandidateStatus status, std::string reason,
+                     std::string detail);
+
+// A measurement's disposition and verification errors, into the row that records it.
+void take_outcome(ResultRow &row, const Measurement &m);
+
+bool tiles_shape(const SgemmTile &tile, const Shape &shape);
+
+struct Judgement {
+  enum class Verdict { survives, invalid, pruned } verdict = Verdict::survives;
+  std::string reason;            // when pruned
+  std::vector<ResultRow> rows;   // to record; a survivor has one for each shape it does not tile
+};
+
+// Validity, tiling of the shapes, and what the tile alone says about residency.
+Judgement judge_before_compile(const SgemmTile &tile, const std::vector<Shape> &shapes, const PruneSettings &prune,
+                               const SmLimits &limits);
+
+struct CompiledJudgement {
+  PruneVerdict verdict;
+  Occupancy occupancy;
+  SurvivorInfo survivor;  // what the report lists, when not pruned
+  // One per shape the tile tiles and that `measured_before` does not exclude: pruned, or
+  // ok until the GPU says otherwise.
+  std::vector<ResultRow> rows;
+};
+
+CompiledJudgement judge_compiled(const CompiledKernel &kernel, double compile_seconds, const std::vector<Shape> &shapes,
+                                 const PruneSettings &prune, const SmLimits &limits,
+                                 const std::function<bool(const Shape &)> &measured_before);
+
+// The rows of a candidate NVRTC refused, at each shape it tiles.
+std::vector<ResultRow> compile_failure_rows(const CompileOutcome &outcome, const std::vector<Shape> &shapes);
+
+// The first lines of NVRTC's log that say what went wrong.
+std::string log_excerpt(const std::string &log, std::size_t lines = 3);
+
+}  // namespace sgemm_tune
