@@ -89,7 +89,69 @@ TEST_F(DatabaseTest, RoundTripsARunAndItsResults) {
     EXPECT_EQ(rows.column_int(6), 1);
     ++pruned_rows;
   }
-  EXPECT_EQ(pruned_rows, 2);
+  // The same pruned outcome twice under one fingerprint is stored once.
+  EXPECT_EQ(pruned_rows, 1);
+}
+
+// What can be recomputed is not stored again: invalid outcomes never, a pruned outcome
+// once per fingerprint; a second run that measures nothing new adds its run row alone.
+TEST_F(DatabaseTest, ARunThatMeasuresNothingNewAddsNoResultRows) {
+  ResultStore store(path());
+  ResultRow invalid;
+  invalid.shape = Shape{4096, 4096, 4096};
+  invalid.tile = SgemmTile{128, 64, 16, 256, 32, 2, 4, 4, 2, 0, 0};
+  invalid.status = CandidateStatus::invalid;
+  invalid.reason = "warp_tile_split";
+  ResultRow pruned = invalid;
+  pruned.tile.WM = 64;
+  pruned.status = CandidateStatus::pruned;
+  pruned.reason = "residency";
+  const auto count = [&] {
+    Statement st = store.database().prepare("SELECT COUNT(*) FROM results");
+    st.step();
+    return st.column_int(0);
+  };
+  const std::int64_t first = store.begin_run(provenance());
+  store.record_all(first, {invalid, pruned});
+  store.finish_run(first, true, R"({"invalid": 1})");
+  EXPECT_EQ(count(), 1);
+  const std::int64_t second = store.begin_run(provenance());
+  store.record_all(second, {invalid, pruned});
+  store.finish_run(second, true);
+  EXPECT_EQ(count(), 1);
+  // Pruned for another reason (other settings), or under another fingerprint: stored.
+  pruned.reason = "spills";
+  store.record(second, pruned);
+  EXPECT_EQ(count(), 2);
+  RunProvenance other = provenance();
+  other.fingerprint.driver_version = "13.1";
+  store.record(store.begin_run(other), pruned);
+  EXPECT_EQ(count(), 3);
+  Statement counts = store.database().prepare("SELECT counts FROM runs WHERE id = :id");
+  counts.bind(":id", first);
+  ASSERT_TRUE(counts.step());
+  EXPECT_EQ(counts.column_text("counts"), R"({"invalid": 1})");
+}
+
+TEST_F(DatabaseTest, ARunLeftRunningByADeadProcessIsMarkedInterrupted) {
+  ResultStore store(path());
+  const std::int64_t dead = store.begin_run(provenance());
+  const std::int64_t alive = store.begin_run(provenance());
+  // A process that has exited: its pid is free (a child reaped at once).
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  waitpid(child, nullptr, 0);
+  Statement fake = store.database().prepare("UPDATE runs SET pid = :pid WHERE id = :id");
+  fake.bind(":pid", static_cast<std::int64_t>(child)).bind(":id", dead).run();
+  store.begin_run(provenance());
+  Statement st = store.database().prepare("SELECT id, status, finished_at IS NOT NULL AS ended FROM runs ORDER BY id");
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.column_int("id"), dead);
+  EXPECT_EQ(st.column_text("status"), "interrupted");
+  EXPECT_EQ(st.column_int("ended"), 1);
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.column_int("id"), alive);
+  EXPECT_EQ(st.column_text("status"), "running");  // this process: still alive
 }
 
 TEST_F(DatabaseTest, FingerprintChangesWithEachPart) {
@@ -150,6 +212,43 @@ TEST_F(DatabaseTest, VersionOneDatabaseIsMigratedWithItsRows) {
   Statement count = store.database().prepare("SELECT COUNT(*) FROM kernels");
   ASSERT_TRUE(count.step());
   EXPECT_EQ(count.column_int(0), 2);
+}
+
+TEST_F(DatabaseTest, VersionTwoDatabaseDropsDerivedRowsAndKeepsTheRest) {
+  {
+    Database db = Database::open(path());
+    for (const EmbeddedFile &f : migration_files::embedded_files())
+      if (std::string(f.name).rfind("0001", 0) == 0 || std::string(f.name).rfind("0002", 0) == 0) db.exec(f.content);
+    db.exec("PRAGMA user_version = 2");
+    for (const char *uid : {"u1", "u2"})
+      db.exec(std::string(R"(INSERT INTO runs (uid, started_at, command, tuner_version, space_name, space_source,
+                 space_hash, gpu_name, compute_capability, sm_count, clock_mhz, driver_version, runtime_version,
+                 nvrtc_version, compile_options, template_origin, template_hash, fingerprint)
+               VALUES (')") + uid + R"(', 'now', 'c', '0.1.0', 's', 's', 'h', 'NVIDIA H200', '9.0', 132, 1980, 'd', 'r',
+                 'n', 'o', 'embedded', 't', 'fp'))");
+    for (int run : {1, 2})
+      for (const char *outcome : {"'invalid', 'warp_tile_split'", "'pruned', 'residency'"})
+        db.exec("INSERT INTO results (run_id, m, n, k, bm, bn, bk, wm, wn, wniter, tm, tn, stages, status, reason, "
+                "measured_at) VALUES (" + std::to_string(run) + ", 64, 64, 64, 128, 64, 16, 64, 32, 2, 4, 4, 2, " +
+                outcome + ", 'now')");
+    db.exec(R"(INSERT INTO results (run_id, m, n, k, bm, bn, bk, wm, wn, wniter, tm, tn, stages, status, time_ms,
+                 measured_at) VALUES (2, 64, 64, 64, 128, 64, 16, 64, 32, 2, 4, 4, 3, 'ok', 1.0, 'now'))");
+  }
+  ResultStore store(path());
+  Statement rows = store.database().prepare("SELECT status, run_id FROM results ORDER BY id");
+  ASSERT_TRUE(rows.step());
+  EXPECT_EQ(rows.column_text("status"), "pruned");  // the first of the two
+  EXPECT_EQ(rows.column_int("run_id"), 1);
+  ASSERT_TRUE(rows.step());
+  EXPECT_EQ(rows.column_text("status"), "ok");
+  EXPECT_FALSE(rows.step());
+  Statement runs = store.database().prepare("SELECT COUNT(*) AS n FROM runs WHERE host IS NULL AND status = 'running'");
+  ASSERT_TRUE(runs.step());
+  EXPECT_EQ(runs.column_int("n"), 2);
+  store.database().exec("UPDATE runs SET status = 'interrupted' WHERE id = 1");  // the new status is allowed
+  Statement keys = store.database().prepare("PRAGMA foreign_keys");
+  ASSERT_TRUE(keys.step());
+  EXPECT_EQ(keys.column_int(0), 1);  // back on after the migration
 }
 
 TEST_F(DatabaseTest, NewerSchemaIsRefused) {

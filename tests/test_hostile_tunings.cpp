@@ -3,7 +3,9 @@
 // refused, or, for machine code, dropped and compiled again by the tuner itself.
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -51,6 +53,20 @@ const std::vector<std::string> kRunTextFields = {"command",        "tuner_versio
 const std::vector<std::string> kResultTextFields = {"reason", "detail", "measured_at", "status"};
 const std::vector<std::string> kKernelTextFields = {"lowered_name", "fingerprint", "cubin"};
 
+json as_version_one(json doc) {
+  doc["version"] = 1;
+  for (json &run : doc["runs"]) {
+    json objects = json::array();
+    for (const json &values : run["results"]["rows"]) {
+      json object = json::object();
+      for (std::size_t c = 0; c < values.size(); ++c) object[run["results"]["columns"][c].get<std::string>()] = values[c];
+      objects.push_back(object);
+    }
+    run["results"] = objects;
+  }
+  return doc;
+}
+
 class HostileTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -61,7 +77,9 @@ class HostileTest : public ::testing::Test {
     std::filesystem::create_directories(dir_);
     store_ = std::make_unique<ResultStore>((dir_ / "tune.db").string());
     testing::fill_tuned_database(*store_, testing::h200_environment());
-    export_ = export_database(store_->database());
+    // Written as version 1 (results as objects): the hostile values below go into named
+    // fields; version 2's tables are turned into the same objects before the same checks.
+    export_ = as_version_one(export_database(store_->database()));
     target_ = std::make_unique<ResultStore>((dir_ / "target.db").string());
   }
   void TearDown() override {
@@ -254,6 +272,29 @@ TEST_F(HostileTest, MissingUnknownAndMisplacedFieldsAreRefused) {
   bad = export_;
   bad["runs"].push_back(bad["runs"][0]);
   EXPECT_NE(import_error(bad).find("appears twice"), std::string::npos);
+}
+
+TEST_F(HostileTest, VersionTwoTablesAreCheckedLikeObjects) {
+  json v2 = export_database(store_->database());
+  ASSERT_EQ(import_error(v2), "");
+  for (const auto &[what, change] : std::vector<std::pair<std::string, std::function<void(json &)>>>{
+           {"a row too short", [](json &t) { t["rows"][0].erase(0); }},
+           {"a column that is no name", [](json &t) { t["columns"][0] = 7; }},
+           {"a column twice", [](json &t) { t["columns"][1] = t["columns"][0]; }},
+           {"no rows", [](json &t) { t.erase("rows"); }},
+           {"an extra key", [](json &t) { t["x"] = 1; }},
+       }) {
+    ResultStore fresh((dir_ / ("v2_" + std::to_string(std::hash<std::string>{}(what)) + ".db")).string());
+    json bad = v2;
+    change(bad["runs"][0]["results"]);
+    EXPECT_THROW(import_database(fresh.database(), bad, "hostile.json", &rebuilder_), UserError) << what;
+  }
+  // A hostile value in a table is refused by the same field check.
+  json bad = v2;
+  const json &columns = bad["runs"][0]["results"]["columns"];
+  const auto detail = std::find(columns.begin(), columns.end(), "detail") - columns.begin();
+  bad["runs"][0]["results"]["rows"][0][detail] = "\x1b[2J";
+  EXPECT_NE(import_error(bad).find("detail"), std::string::npos);
 }
 
 TEST_F(HostileTest, AFingerprintThatIsNotTheHashOfItsPartsIsRefused) {

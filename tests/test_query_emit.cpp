@@ -195,7 +195,8 @@ TEST_F(QueryTest, EmittedHeaderCompilesWithNvcc) {
 TEST_F(QueryTest, ExportImportRoundTripsAndImportIsIdempotent) {
   const nlohmann::json exported = export_database(store_->database());
   ASSERT_EQ(exported["runs"].size(), 1u);
-  EXPECT_EQ(exported["runs"][0]["results"].size(), 3u);
+  EXPECT_EQ(exported["version"], 2);
+  EXPECT_EQ(exported["runs"][0]["results"]["rows"].size(), 3u);
   EXPECT_EQ(exported["kernels"].size(), 1u);
 
   ResultStore other((dir_ / "other.db").string());
@@ -217,11 +218,28 @@ TEST_F(QueryTest, ExportImportRoundTripsAndImportIsIdempotent) {
             emit_header(store_->database(), testing::h200_environment(), options).text);
 }
 
+// An export written by sgemm-tune before version 2 of the format (results as objects,
+// invalid outcomes included) still imports; invalid outcomes are derived now, not stored.
+TEST_F(QueryTest, AVersionOneExportStillImports) {
+  std::ifstream in(testing::source_dir() + "/tests/data/export_v1.json");
+  const nlohmann::json v1 = nlohmann::json::parse(in);
+  ASSERT_EQ(v1["version"], 1);
+  ResultStore other((dir_ / "other.db").string());
+  const CodeRebuilder rebuilder(KernelSource::embedded(), {});
+  const ImportSummary s = import_database(other.database(), v1, "export_v1.json", &rebuilder);
+  EXPECT_EQ(s.runs_added, 1u);
+  EXPECT_EQ(s.results_added, 3u);
+  // Its machine code is kept only if this template still compiles to the same bytes.
+  EXPECT_EQ(s.kernels_added + s.kernels_dropped.size(), 1u);
+  EXPECT_EQ(best_entries(other.database(), testing::h200_environment()).size(), 2u);
+}
+
 TEST_F(QueryTest, ImportRejectsWhatIsNotAnExport) {
   ResultStore other((dir_ / "other.db").string());
   EXPECT_THROW(import_database(other.database(), nlohmann::json{{"runs", 1}}, "x.json", nullptr), UserError);
   nlohmann::json bad = export_database(store_->database());
-  bad["runs"][0]["results"][0]["colour"] = "red";
+  bad["runs"][0]["results"]["columns"].push_back("colour");
+  for (auto &row : bad["runs"][0]["results"]["rows"]) row.push_back("red");
   EXPECT_THROW(import_database(other.database(), bad, "x.json", nullptr), UserError);
   // All or nothing: the failed import left no run behind.
   Statement st = other.database().prepare("SELECT COUNT(*) FROM runs");

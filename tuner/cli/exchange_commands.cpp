@@ -30,7 +30,7 @@ Command add_export_command(CLI::App &root) {
                    const auto doc = export_database(db);
                    // Text a hand-made database holds need not be UTF-8: replaced, not fatal.
                    write_file_atomically(args->out,
-                                         doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+                                         doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
                    std::cerr << "wrote " << args->out << ": " << doc["runs"].size() << " run(s), "
                              << doc["kernels"].size() << " kernel(s)\n";
                    return 0;

@@ -23,12 +23,12 @@ constexpr std::size_t kMaxEntriesPerGpu = 256;  // sgemm_tuned_runtime.cuh's sel
 // The machine code the database keeps for an entry, if any: only compared with what the
 // tuner compiles, never shipped itself.
 std::optional<std::pair<std::string, std::string>> stored_code(Database &db, const BestEntry &e) {
-  Statement st = db.prepare("SELECT lowered_name, cubin FROM kernels WHERE fingerprint = ?1 AND " +
-                            tile_column_match(2));
-  st.bind(1, e.fingerprint_hash);
-  bind_tile(st, 2, e.tile);
+  Statement st = db.prepare("SELECT lowered_name, cubin FROM kernels WHERE fingerprint = :fingerprint AND " +
+                            tile_column_match());
+  st.bind(":fingerprint", e.fingerprint_hash);
+  bind_tile(st, e.tile);
   if (!st.step()) return std::nullopt;
-  return std::make_pair(st.column_text(0), st.column_blob(1));
+  return std::make_pair(st.column_text("lowered_name"), st.column_blob("cubin"));
 }
 
 std::string number(const char *fmt, double v) {

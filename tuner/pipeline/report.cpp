@@ -103,6 +103,26 @@ void print_report(const TuneReport &r, std::ostream &out, std::size_t top) {
   }
 }
 
+nlohmann::json counts_to_json(const TuneCounts &c) {
+  return {{"enumerated", c.enumerated},
+          {"excluded_by_constraint", c.excluded_by_constraint},
+          {"candidates", c.candidates},
+          {"invalid", c.invalid},
+          {"compiled", c.compiled},
+          {"compile_failed", c.compile_failed},
+          {"pruned", c.pruned},
+          {"pruned_total", c.pruned_total()},
+          {"survivors", c.survivors},
+          {"measurements", c.measurements},
+          {"ok", c.ok},
+          {"wrong_result", c.wrong_result},
+          {"launch_failed", c.launch_failed},
+          {"occupancy_model_mismatches", c.occupancy_model_mismatches},
+          {"stopped_early", c.stopped_early},
+          {"reused", c.reused},
+          {"deferred", c.deferred}};
+}
+
 nlohmann::json report_to_json(const TuneReport &r) {
   using nlohmann::json;
   json j;
@@ -124,24 +144,7 @@ nlohmann::json report_to_json(const TuneReport &r) {
   } else {
     j["gpu"] = nullptr;
   }
-  const TuneCounts &c = r.counts;
-  j["counts"] = {{"enumerated", c.enumerated},
-                 {"excluded_by_constraint", c.excluded_by_constraint},
-                 {"candidates", c.candidates},
-                 {"invalid", c.invalid},
-                 {"compiled", c.compiled},
-                 {"compile_failed", c.compile_failed},
-                 {"pruned", c.pruned},
-                 {"pruned_total", c.pruned_total()},
-                 {"survivors", c.survivors},
-                 {"measurements", c.measurements},
-                 {"ok", c.ok},
-                 {"wrong_result", c.wrong_result},
-                 {"launch_failed", c.launch_failed},
-                 {"occupancy_model_mismatches", c.occupancy_model_mismatches},
-                 {"stopped_early", c.stopped_early},
-                 {"reused", c.reused},
-                 {"deferred", c.deferred}};
+  j["counts"] = counts_to_json(r.counts);
   json survivors = json::array();
   for (const auto &s : r.survivors) {
     json x = tile_to_json(s.tile);

@@ -14,6 +14,8 @@ namespace sgemm_tune {
 inline constexpr int kReportJsonVersion = 1;
 
 void print_report(const TuneReport &report, std::ostream &out, std::size_t top);
+// A run's counts by outcome, as the JSON report and the database's runs.counts hold them.
+nlohmann::json counts_to_json(const TuneCounts &counts);
 nlohmann::json report_to_json(const TuneReport &report);
 
 // [{"part": "template", "recorded": "...", "current": "..."}, ...]

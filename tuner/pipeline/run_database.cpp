@@ -44,13 +44,13 @@ const PriorResult *RunDatabase::prior(const SgemmTile &tile, const Shape &shape)
   return p == prior_.end() ? nullptr : &p->second;
 }
 
-void RunDatabase::finish(bool succeeded) {
+void RunDatabase::finish(bool succeeded, const std::string &counts_json) {
   if (succeeded) {
-    store_.finish_run(run_id_, true);
+    store_.finish_run(run_id_, true, counts_json);
     return;
   }
   try {
-    store_.finish_run(run_id_, false);
+    store_.finish_run(run_id_, false, counts_json);
   } catch (...) {
     // The run's own error matters more than a failure to mark it.
   }

@@ -29,7 +29,7 @@ class RunDatabase {
   const PriorResult *prior(const SgemmTile &tile, const Shape &shape) const;
   // Marks the run finished; a failure to do so after a failed run is not reported, as the
   // run's own error matters more.
-  void finish(bool succeeded);
+  void finish(bool succeeded, const std::string &counts_json);
 
  private:
   ResultStore store_;

@@ -12,6 +12,7 @@
 #include "tuner/pipeline/compile_pool.h"
 #include "tuner/pipeline/judge.h"
 #include "tuner/pipeline/measure_stage.h"
+#include "tuner/pipeline/report.h"
 #include "tuner/pipeline/run_database.h"
 #include "tuner/pipeline/run_tally.h"
 #include "tuner/search/search_strategy.h"
@@ -82,9 +83,9 @@ class TuningRun {
       if (!o_.dry_run) gpu_ = std::make_unique<MeasureStage>(o_, *target_.gpu, tally_, [this](const std::string &m) { say(m); });
       search(survivors);
       if (gpu_) gpu_->finish(*database_);
-      if (database_) database_->finish(true);
+      if (database_) database_->finish(true, counts_to_json(tally_.counts()).dump());
     } catch (...) {
-      if (database_) database_->finish(false);
+      if (database_) database_->finish(false, counts_to_json(tally_.counts()).dump());
       throw;
     }
     return finish_report();

@@ -61,13 +61,13 @@ std::vector<std::string> tuned_gpus(Database &db) {
   std::vector<std::string> out;
   Statement st = db.prepare(
       "SELECT DISTINCT r.gpu_name FROM results x JOIN runs r ON r.id = x.run_id WHERE x.status = 'ok' ORDER BY 1");
-  while (st.step()) out.push_back(st.column_text(0));
+  while (st.step()) out.push_back(st.column_text("gpu_name"));
   return out;
 }
 
 std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env) {
   Statement st = db.prepare("SELECT r.gpu_name, r.compute_capability, x.m, x.n, x.k, " + tile_column_list("x.") + R"(,
-           x.time_ms, x.tflops, x.cublas_ms, x.measured_at, r.id, r.template_hash, r.compile_options,
+           x.time_ms, x.tflops, x.cublas_ms, x.measured_at, r.id AS run_id, r.template_hash, r.compile_options,
            r.nvrtc_version, r.driver_version, r.tuner_version, r.fingerprint, r.started_at
     FROM results x JOIN runs r ON r.id = x.run_id
     WHERE x.status = 'ok' AND x.time_ms > 0
@@ -78,22 +78,25 @@ std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env)
   while (st.step()) {
     Row row;
     BestEntry &e = row.entry;
-    e.gpu_name = st.column_text(0);
-    e.compute_capability = st.column_text(1);
-    e.shape = Shape{st.column_int(2), st.column_int(3), st.column_int(4)};
-    e.tile = read_tile(st, 5);
-    const int f = 5 + static_cast<int>(kTileColumns.size());
-    e.time_ms = st.column_double(f);
-    e.tflops = st.column_double(f + 1);
-    e.cublas_ms = st.column_double(f + 2);
+    e.gpu_name = st.column_text("gpu_name");
+    e.compute_capability = st.column_text("compute_capability");
+    e.shape = Shape{st.column_int("m"), st.column_int("n"), st.column_int("k")};
+    e.tile = read_tile(st);
+    e.time_ms = st.column_double("time_ms");
+    e.tflops = st.column_double("tflops");
+    e.cublas_ms = st.column_double("cublas_ms");
     e.percent_of_cublas = e.time_ms > 0 ? 100.0 * e.cublas_ms / e.time_ms : 0;
-    e.measured_at = st.column_text(f + 3);
-    e.run_id = st.column_int(f + 4);
-    e.fingerprint = Fingerprint{st.column_text(f + 5), st.column_text(f + 6), st.column_text(f + 7),
-                                st.column_text(f + 8), e.gpu_name,           e.compute_capability,
-                                st.column_text(f + 9)};
-    e.fingerprint_hash = st.column_text(f + 10);
-    row.started_at = st.column_text(f + 11);
+    e.measured_at = st.column_text("measured_at");
+    e.run_id = st.column_int("run_id");
+    e.fingerprint.template_hash = st.column_text("template_hash");
+    e.fingerprint.compile_options = st.column_text("compile_options");
+    e.fingerprint.nvrtc_version = st.column_text("nvrtc_version");
+    e.fingerprint.driver_version = st.column_text("driver_version");
+    e.fingerprint.gpu_name = e.gpu_name;
+    e.fingerprint.compute_capability = e.compute_capability;
+    e.fingerprint.tuner_version = st.column_text("tuner_version");
+    e.fingerprint_hash = st.column_text("fingerprint");
+    row.started_at = st.column_text("started_at");
     check_entry(e, db.path());
     groups[Key{e.gpu_name, e.compute_capability, e.shape.M, e.shape.N, e.shape.K}].push_back(std::move(row));
   }

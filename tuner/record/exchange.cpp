@@ -53,9 +53,9 @@ std::string base64_decode(const std::string &in, const std::string &where) {
 }
 
 // Every column of every row of a query, as JSON objects keyed by column name.
-json rows_of(Database &db, const std::string &sql, std::int64_t bind = -1) {
+json rows_of(Database &db, const std::string &sql, std::int64_t run_id = -1) {
   Statement st = db.prepare(sql);
-  if (bind >= 0) st.bind(1, bind);
+  if (run_id >= 0) st.bind(":run_id", run_id);
   json rows = json::array();
   while (st.step()) {
     json row = json::object();
@@ -87,26 +87,24 @@ void insert_row(Database &db, const std::string &table, const json &row, const s
                 const char *verb = "INSERT") {
   if (!row.is_object()) throw UserError(where + ": expected an object");
   std::string names, params;
-  std::vector<const json *> values;
   std::vector<std::string> keys;
   for (const auto &item : row.items()) {
     if (skip.count(item.key())) continue;
     if (!columns.count(item.key())) throw UserError(where + ": unknown column '" + item.key() + "' for " + table);
     names += (names.empty() ? "" : ", ") + item.key();
-    params += (params.empty() ? "?" : ", ?") + std::to_string(values.size() + 1);
-    values.push_back(&item.value());
+    params += (params.empty() ? ":" : ", :") + item.key();
     keys.push_back(item.key());
   }
   Statement st = db.prepare(std::string(verb) + " INTO " + table + " (" + names + ") VALUES (" + params + ")");
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const json &v = *values[i];
-    const int index = static_cast<int>(i + 1);
-    if (v.is_null()) st.bind_null(index);
-    else if (v.is_number_integer()) st.bind(index, v.get<std::int64_t>());
-    else if (v.is_number()) st.bind(index, v.get<double>());
-    else if (v.is_string() && blobs.count(keys[i])) st.bind_blob(index, base64_decode(v.get<std::string>(), where + "." + keys[i]));
-    else if (v.is_string()) st.bind(index, v.get<std::string>());
-    else throw UserError(where + "." + keys[i] + ": expected a number, a string or null");
+  for (const std::string &key : keys) {
+    const json &v = row[key];
+    const std::string name = ":" + key;
+    if (v.is_null()) st.bind_null(name.c_str());
+    else if (v.is_number_integer()) st.bind(name.c_str(), v.get<std::int64_t>());
+    else if (v.is_number()) st.bind(name.c_str(), v.get<double>());
+    else if (v.is_string() && blobs.count(key)) st.bind_blob(name.c_str(), base64_decode(v.get<std::string>(), where + "." + key));
+    else if (v.is_string()) st.bind(name.c_str(), v.get<std::string>());
+    else throw UserError(where + "." + key + ": expected a number, a string or null");
   }
   st.run();
 }
@@ -121,12 +119,19 @@ json export_database(Database &db) {
   for (auto &run : runs) {
     const std::int64_t id = run["id"].get<std::int64_t>();
     run.erase("id");
-    json results = rows_of(db, "SELECT * FROM results WHERE run_id = ?1 ORDER BY id", id);
-    for (auto &r : results) {
-      r.erase("id");
-      r.erase("run_id");
+    // Results as one list of columns and rows of values: a one-shape run has tens of
+    // thousands of them, and naming every field of every row would be most of the file.
+    Statement st = db.prepare("SELECT * FROM results WHERE run_id = :run_id ORDER BY id");
+    st.bind(":run_id", id);
+    json columns = json::array(), rows = json::array();
+    for (int c = 0; c < st.column_count(); ++c)
+      if (st.column_name(c) != "id" && st.column_name(c) != "run_id") columns.push_back(st.column_name(c));
+    for (const json &r : rows_of(db, "SELECT * FROM results WHERE run_id = :run_id ORDER BY id", id)) {
+      json values = json::array();
+      for (const auto &c : columns) values.push_back(r[c.get<std::string>()]);
+      rows.push_back(std::move(values));
     }
-    run["results"] = std::move(results);
+    run["results"] = {{"columns", std::move(columns)}, {"rows", std::move(rows)}};
   }
   doc["runs"] = std::move(runs);
   doc["kernels"] = rows_of(db, "SELECT * FROM kernels ORDER BY fingerprint, " + tile_column_list());
@@ -149,17 +154,53 @@ std::optional<CodeOrigin> origin_of(const json &doc, Database &db, const std::st
       return CodeOrigin{run["template_hash"], run["compile_options"], run["nvrtc_version"],
                         run["compute_capability"], {}};
   Statement st = db.prepare(
-      "SELECT template_hash, compile_options, nvrtc_version, compute_capability FROM runs WHERE fingerprint = ?1");
-  st.bind(1, fingerprint);
+      "SELECT template_hash, compile_options, nvrtc_version, compute_capability FROM runs WHERE fingerprint = :fp");
+  st.bind(":fp", fingerprint);
   if (!st.step()) return std::nullopt;
-  return CodeOrigin{st.column_text(0), st.column_text(1), st.column_text(2), st.column_text(3), {}};
+  return CodeOrigin{st.column_text("template_hash"), st.column_text("compile_options"), st.column_text("nvrtc_version"),
+                    st.column_text("compute_capability"), {}};
 }
 
 bool kernel_present(Database &db, const std::string &fingerprint, const SgemmTile &tile) {
-  Statement st = db.prepare("SELECT 1 FROM kernels WHERE fingerprint = ?1 AND " + tile_column_match(2));
-  st.bind(1, fingerprint);
-  bind_tile(st, 2, tile);
+  Statement st = db.prepare("SELECT 1 FROM kernels WHERE fingerprint = :fingerprint AND " + tile_column_match());
+  st.bind(":fingerprint", fingerprint);
+  bind_tile(st, tile);
   return st.step();
+}
+
+// Version 2 writes a run's results as {"columns": [...], "rows": [[...], ...]}; version 1
+// as a list of objects. The checks and the import read objects: rows become objects here,
+// after their shape is checked.
+json with_result_objects(const json &doc, const std::string &source) {
+  if (!doc.is_object() || !doc.contains("runs") || !doc["runs"].is_array() || doc.value("version", 0) < 2) return doc;
+  json out = doc;
+  for (std::size_t i = 0; i < out["runs"].size(); ++i) {
+    json &run = out["runs"][i];
+    if (!run.is_object() || !run.contains("results")) continue;
+    const std::string where = source + ": runs[" + std::to_string(i) + "].results";
+    const json table = run["results"];
+    if (!table.is_object() || !table.contains("columns") || !table.contains("rows") || !table["columns"].is_array() ||
+        !table["rows"].is_array() || table.size() != 2)
+      throw UserError(where + ": expected {\"columns\": [...], \"rows\": [...]}");
+    for (const json &c : table["columns"])
+      if (!c.is_string()) throw UserError(where + ".columns: expected a list of names");
+    json objects = json::array();
+    for (std::size_t j = 0; j < table["rows"].size(); ++j) {
+      const json &values = table["rows"][j];
+      if (!values.is_array() || values.size() != table["columns"].size())
+        throw UserError(where + ".rows[" + std::to_string(j) + "]: expected a list of " +
+                        std::to_string(table["columns"].size()) + " values");
+      json object = json::object();
+      for (std::size_t c = 0; c < values.size(); ++c) {
+        const std::string &name = table["columns"][c].get_ref<const std::string &>();
+        if (object.contains(name)) throw UserError(where + ".columns: a column appears twice");
+        object[name] = values[c];
+      }
+      objects.push_back(std::move(object));
+    }
+    run["results"] = std::move(objects);
+  }
+  return out;
 }
 
 // Every field of every row, before anything is written or compiled.
@@ -237,8 +278,9 @@ std::vector<std::size_t> verified_kernels(Database &db, const json &doc, const C
 
 }  // namespace
 
-ImportSummary import_database(Database &db, const json &doc, const std::string &source,
+ImportSummary import_database(Database &db, const json &input, const std::string &source,
                               const CodeRebuilder *rebuilder) {
+  const json doc = with_result_objects(input, source);
   check_document(doc, source);
   ImportSummary summary;
   const std::vector<std::size_t> kernels = verified_kernels(db, doc, rebuilder, summary);
@@ -250,8 +292,8 @@ ImportSummary import_database(Database &db, const json &doc, const std::string &
   for (std::size_t i = 0; i < doc["runs"].size(); ++i) {
     const json &run = doc["runs"][i];
     const std::string where = source + ": runs[" + std::to_string(i) + "]";
-    Statement seen = db.prepare("SELECT 1 FROM runs WHERE uid = ?1");
-    seen.bind(1, run["uid"].get<std::string>());
+    Statement seen = db.prepare("SELECT 1 FROM runs WHERE uid = :uid");
+    seen.bind(":uid", run["uid"].get<std::string>());
     if (seen.step()) {
       ++summary.runs_already_present;
       continue;
@@ -262,6 +304,8 @@ ImportSummary import_database(Database &db, const json &doc, const std::string &
     if (!run.contains("results")) continue;
     for (std::size_t j = 0; j < run["results"].size(); ++j) {
       json r = run["results"][j];
+      // Exports of schema 2 and before hold invalid outcomes, which are now derived.
+      if (r["status"] == "invalid") continue;
       r["run_id"] = id;
       insert_row(db, "results", r, result_columns, {}, {}, where + ".results[" + std::to_string(j) + "]");
       ++summary.results_added;

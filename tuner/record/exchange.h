@@ -14,7 +14,8 @@
 
 namespace sgemm_tune {
 
-inline constexpr int kExchangeVersion = 1;
+// 1: results as objects; 2: results as columns and rows (both are read).
+inline constexpr int kExchangeVersion = 2;
 
 nlohmann::json export_database(Database &db);
 

@@ -42,12 +42,29 @@ void migrate(Database &db) {
   if (current > latest)
     throw UserError(db.path() + " was written by a newer sgemm-tune (schema version " + std::to_string(current) +
                     "; this build knows up to " + std::to_string(latest) + "): upgrade sgemm-tune to use it");
+  if (current == latest) return;
+  // A migration may rebuild a table that others reference (SQLite's way to change a
+  // constraint): foreign keys are off while it runs, and checked before it commits.
+  db.exec("PRAGMA foreign_keys = OFF");
+  struct KeysBackOn {
+    Database &db;
+    ~KeysBackOn() {
+      try {
+        db.exec("PRAGMA foreign_keys = ON");
+      } catch (...) {
+      }
+    }
+  } keys_back_on{db};
   for (const Migration &m : migrations()) {
     if (m.version <= current) continue;
     Transaction tx(db);
     // Another process may have migrated while this one waited for the write lock.
     if (user_version(db) >= m.version) continue;
     db.exec(m.file->content);
+    Statement broken = db.prepare("PRAGMA foreign_key_check");
+    if (broken.step())
+      throw UserError(db.path() + ": migrating to schema version " + std::to_string(m.version) +
+                      " would leave rows of " + broken.column_text(0) + " without their run");
     db.exec("PRAGMA user_version = " + std::to_string(m.version));
     tx.commit();
     current = m.version;

@@ -1,8 +1,12 @@
 #include "tuner/record/result_store.h"
 
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <random>
+
+#include <unistd.h>
 
 #include "tuner/common/errors.h"
 #include "tuner/common/hash.h"
@@ -22,17 +26,32 @@ Database open_for_tuning(const std::string &path) {
   }
 }
 
-// Parameters ?1-?4: run and shape; then the tile columns; then the rest from kFirstAfterTile.
-constexpr int kFirstAfterTile = 5 + static_cast<int>(kTileColumns.size());
+// The result columns after the run, the shape and the tile, each bound by its own name.
+constexpr const char *kResultColumns[] = {"status",      "reason",        "detail",        "threads",
+                                          "registers",   "spill_bytes",   "smem_bytes",    "blocks_per_sm",
+                                          "runtime_blocks_per_sm", "occupancy", "time_ms", "tflops",
+                                          "cublas_ms",   "cublas_tflops", "error_beta0",   "error_beta",
+                                          "compile_seconds", "measured_at", "repeats"};
 
 std::string insert_result_sql() {
-  std::string sql = "INSERT INTO results (run_id, m, n, k, " + tile_column_list() +
-                    ", status, reason, detail, threads, registers, spill_bytes, smem_bytes, blocks_per_sm, "
-                    "runtime_blocks_per_sm, occupancy, time_ms, tflops, cublas_ms, cublas_tflops, error_beta0, "
-                    "error_beta, compile_seconds, measured_at, repeats) VALUES (?1, ?2, ?3, ?4, " +
-                    tile_placeholders(5);
-  for (int i = kFirstAfterTile; i < kFirstAfterTile + 19; ++i) sql += ", ?" + std::to_string(i);
-  return sql + ")";
+  std::string names, values;
+  for (const char *c : kResultColumns) {
+    names += std::string(", ") + c;
+    values += std::string(", :") + c;
+  }
+  // A pruned outcome already recorded under the run's fingerprint is not stored again:
+  // it follows from the tile, the shape and the same kernel and compiler.
+  return "INSERT INTO results (run_id, m, n, k, " + tile_column_list() + names + ") SELECT :run_id, :m, :n, :k, " +
+         tile_placeholders() + values + " WHERE :status <> 'pruned' OR NOT EXISTS (" +
+         "SELECT 1 FROM results x JOIN runs r ON r.id = x.run_id WHERE r.fingerprint = "
+         "(SELECT fingerprint FROM runs WHERE id = :run_id) AND x.m = :m AND x.n = :n AND x.k = :k AND " +
+         tile_column_match("x.") + " AND x.status = 'pruned' AND x.reason IS :reason)";
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "";
+  return buf;
 }
 
 }  // namespace
@@ -71,40 +90,68 @@ ResultStore::ResultStore(const std::string &path) : db_(open_for_tuning(path)) {
 
 std::int64_t ResultStore::begin_run(const RunProvenance &run) {
   const Fingerprint &f = run.fingerprint;
+  const std::string host = host_name();
+  mark_interrupted_runs(host);
   Statement st = db_.prepare(R"(
     INSERT INTO runs (uid, started_at, command, tuner_version, space_name, space_source, space_hash, gpu_name,
                       compute_capability, sm_count, clock_mhz, driver_version, runtime_version, nvrtc_version,
-                      compile_options, template_origin, template_hash, fingerprint)
-    VALUES (?18, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17))");
-  st.bind(1, utc_now()).bind(2, run.command).bind(3, f.tuner_version).bind(4, run.space_name);
-  st.bind(5, run.space_source).bind(6, run.space_hash).bind(7, f.gpu_name).bind(8, f.compute_capability);
-  st.bind(9, run.sm_count).bind(10, run.clock_mhz).bind(11, f.driver_version).bind(12, run.runtime_version);
-  st.bind(13, f.nvrtc_version).bind(14, f.compile_options).bind(15, run.template_origin);
-  st.bind(16, f.template_hash).bind(17, f.hash()).bind(18, random_uid());
+                      compile_options, template_origin, template_hash, fingerprint, host, pid)
+    VALUES (:uid, :started_at, :command, :tuner_version, :space_name, :space_source, :space_hash, :gpu_name,
+            :compute_capability, :sm_count, :clock_mhz, :driver_version, :runtime_version, :nvrtc_version,
+            :compile_options, :template_origin, :template_hash, :fingerprint, :host, :pid))");
+  st.bind(":uid", random_uid()).bind(":started_at", utc_now()).bind(":command", run.command);
+  st.bind(":tuner_version", f.tuner_version).bind(":space_name", run.space_name);
+  st.bind(":space_source", run.space_source).bind(":space_hash", run.space_hash).bind(":gpu_name", f.gpu_name);
+  st.bind(":compute_capability", f.compute_capability).bind(":sm_count", run.sm_count);
+  st.bind(":clock_mhz", run.clock_mhz).bind(":driver_version", f.driver_version);
+  st.bind(":runtime_version", run.runtime_version).bind(":nvrtc_version", f.nvrtc_version);
+  st.bind(":compile_options", f.compile_options).bind(":template_origin", run.template_origin);
+  st.bind(":template_hash", f.template_hash).bind(":fingerprint", f.hash());
+  st.bind(":host", host).bind(":pid", static_cast<std::int64_t>(getpid()));
   st.run();
   return db_.last_insert_rowid();
 }
 
-void ResultStore::finish_run(std::int64_t run_id, bool succeeded) {
-  Statement st = db_.prepare("UPDATE runs SET finished_at = ?1, status = ?2 WHERE id = ?3");
-  st.bind(1, utc_now()).bind(2, succeeded ? "finished" : "failed").bind(3, run_id);
+void ResultStore::mark_interrupted_runs(const std::string &host) {
+  // Only this host's processes can be asked whether they still live; a run elsewhere may
+  // be writing to the same file right now.
+  Statement st = db_.prepare("SELECT id, pid FROM runs WHERE status = 'running' AND host = :host AND pid IS NOT NULL");
+  st.bind(":host", host);
+  std::vector<std::int64_t> dead;
+  while (st.step()) {
+    const auto pid = static_cast<pid_t>(st.column_int("pid"));
+    if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH) dead.push_back(st.column_int("id"));
+  }
+  for (const std::int64_t id : dead) {
+    Statement up = db_.prepare(
+        "UPDATE runs SET status = 'interrupted', finished_at = :now WHERE id = :id AND status = 'running'");
+    up.bind(":now", utc_now()).bind(":id", id).run();
+  }
+}
+
+void ResultStore::finish_run(std::int64_t run_id, bool succeeded, const std::string &counts_json) {
+  Statement st = db_.prepare("UPDATE runs SET finished_at = :now, status = :status, counts = :counts WHERE id = :id");
+  st.bind(":now", utc_now()).bind(":status", succeeded ? "finished" : "failed").bind(":id", run_id);
+  if (counts_json.empty()) st.bind_null(":counts"); else st.bind(":counts", counts_json);
   st.run();
 }
 
 void ResultStore::insert(std::int64_t run_id, const ResultRow &r) {
+  // Invalid outcomes follow from the rules and the shape: counted by the run, not stored.
+  if (r.status == CandidateStatus::invalid) return;
   static const std::string sql = insert_result_sql();
   Statement st = db_.prepare(sql);
-  st.bind(1, run_id).bind(2, r.shape.M).bind(3, r.shape.N).bind(4, r.shape.K);
-  bind_tile(st, 5, r.tile);
-  const int f = kFirstAfterTile;
-  st.bind(f, std::string(to_string(r.status)));
-  if (r.reason.empty()) st.bind_null(f + 1); else st.bind(f + 1, r.reason);
-  if (r.detail.empty()) st.bind_null(f + 2); else st.bind(f + 2, r.detail);
-  st.bind(f + 3, r.threads).bind(f + 4, r.registers).bind(f + 5, r.spill_bytes).bind(f + 6, r.smem_bytes);
-  st.bind(f + 7, r.blocks_per_sm).bind(f + 8, r.runtime_blocks_per_sm).bind(f + 9, r.occupancy);
-  st.bind(f + 10, r.time_ms).bind(f + 11, r.tflops).bind(f + 12, r.cublas_ms).bind(f + 13, r.cublas_tflops);
-  st.bind(f + 14, r.error_beta0).bind(f + 15, r.error_beta).bind(f + 16, r.compile_seconds);
-  st.bind(f + 17, utc_now()).bind(f + 18, r.repeats);
+  st.bind(":run_id", run_id).bind(":m", r.shape.M).bind(":n", r.shape.N).bind(":k", r.shape.K);
+  bind_tile(st, r.tile);
+  st.bind(":status", std::string(to_string(r.status)));
+  if (r.reason.empty()) st.bind_null(":reason"); else st.bind(":reason", r.reason);
+  if (r.detail.empty()) st.bind_null(":detail"); else st.bind(":detail", r.detail);
+  st.bind(":threads", r.threads).bind(":registers", r.registers).bind(":spill_bytes", r.spill_bytes);
+  st.bind(":smem_bytes", r.smem_bytes).bind(":blocks_per_sm", r.blocks_per_sm);
+  st.bind(":runtime_blocks_per_sm", r.runtime_blocks_per_sm).bind(":occupancy", r.occupancy);
+  st.bind(":time_ms", r.time_ms).bind(":tflops", r.tflops).bind(":cublas_ms", r.cublas_ms);
+  st.bind(":cublas_tflops", r.cublas_tflops).bind(":error_beta0", r.error_beta0).bind(":error_beta", r.error_beta);
+  st.bind(":compile_seconds", r.compile_seconds).bind(":measured_at", utc_now()).bind(":repeats", r.repeats);
   st.run();
 }
 
@@ -116,23 +163,23 @@ void ResultStore::record(std::int64_t run_id, const ResultRow &row) {
 
 std::vector<PriorResult> ResultStore::prior_results(const std::string &fingerprint) {
   Statement st = db_.prepare("SELECT x.m, x.n, x.k, " + tile_column_list("x.") + R"(, x.status,
-           COALESCE(x.time_ms, 0), COALESCE(x.registers, 0), COALESCE(x.blocks_per_sm, 0),
-           MAX(COALESCE(x.error_beta0, 0), COALESCE(x.error_beta, 0))
+           COALESCE(x.time_ms, 0) AS time_ms, COALESCE(x.registers, 0) AS registers,
+           COALESCE(x.blocks_per_sm, 0) AS blocks_per_sm,
+           MAX(COALESCE(x.error_beta0, 0), COALESCE(x.error_beta, 0)) AS error
     FROM results x JOIN runs r ON r.id = x.run_id
-    WHERE r.fingerprint = ?1 AND x.status IN ('ok', 'wrong_result', 'launch_failed', 'compile_failed')
+    WHERE r.fingerprint = :fingerprint AND x.status IN ('ok', 'wrong_result', 'launch_failed', 'compile_failed')
     ORDER BY x.status = 'ok' DESC, x.time_ms)");
-  const int f = 3 + static_cast<int>(kTileColumns.size());
-  st.bind(1, fingerprint);
+  st.bind(":fingerprint", fingerprint);
   std::vector<PriorResult> out;
   while (st.step()) {
     PriorResult p;
-    p.shape = Shape{st.column_int(0), st.column_int(1), st.column_int(2)};
-    p.tile = read_tile(st, 3);
-    p.status = status_from_string(st.column_text(f)).value_or(CandidateStatus::launch_failed);
-    p.time_ms = st.column_double(f + 1);
-    p.registers = static_cast<int>(st.column_int(f + 2));
-    p.blocks_per_sm = static_cast<int>(st.column_int(f + 3));
-    p.error = st.column_double(f + 4);
+    p.shape = Shape{st.column_int("m"), st.column_int("n"), st.column_int("k")};
+    p.tile = read_tile(st);
+    p.status = status_from_string(st.column_text("status")).value_or(CandidateStatus::launch_failed);
+    p.time_ms = st.column_double("time_ms");
+    p.registers = static_cast<int>(st.column_int("registers"));
+    p.blocks_per_sm = static_cast<int>(st.column_int("blocks_per_sm"));
+    p.error = st.column_double("error");
     out.push_back(p);
   }
   return out;
@@ -140,13 +187,11 @@ std::vector<PriorResult> ResultStore::prior_results(const std::string &fingerpri
 
 void ResultStore::record_kernel(const std::string &fingerprint, const SgemmTile &tile, const std::string &lowered_name,
                                 const std::string &cubin) {
-  const int f = 2 + static_cast<int>(kTileColumns.size());
   Statement st = db_.prepare("INSERT OR IGNORE INTO kernels (fingerprint, " + tile_column_list() +
-                             ", lowered_name, cubin) VALUES (?1, " + tile_placeholders(2) + ", ?" + std::to_string(f) +
-                             ", ?" + std::to_string(f + 1) + ")");
-  st.bind(1, fingerprint);
-  bind_tile(st, 2, tile);
-  st.bind(f, lowered_name).bind_blob(f + 1, cubin);
+                             ", lowered_name, cubin) VALUES (:fingerprint, " + tile_placeholders() +
+                             ", :lowered_name, :cubin)");
+  st.bind(":fingerprint", fingerprint).bind(":lowered_name", lowered_name).bind_blob(":cubin", cubin);
+  bind_tile(st, tile);
   st.run();
 }
 

@@ -65,11 +65,17 @@ class ResultStore {
   // for a path that cannot be written, a corrupt file or a newer schema.
   explicit ResultStore(const std::string &path);
 
+  // Begins a run on this host and process. Runs of this host left 'running' by a process
+  // that no longer exists (killed, crashed) are marked 'interrupted' first.
   std::int64_t begin_run(const RunProvenance &run);
-  void finish_run(std::int64_t run_id, bool succeeded);
-  // Each call is its own transaction: committed when it returns.
+  // `counts_json`: the run's counts by outcome (kept with the run: invalid outcomes, for
+  // one, are counted but not stored).
+  void finish_run(std::int64_t run_id, bool succeeded, const std::string &counts_json = "");
+  // The database keeps what cannot be recomputed: an invalid outcome (it follows from the
+  // validity rules and the shape) is not stored, nor a pruned outcome that a run under the
+  // same fingerprint already stored. Each call is its own transaction.
   void record(std::int64_t run_id, const ResultRow &row);
-  // Many rows in one transaction (e.g. the invalid candidates of a space, all at once).
+  // Many rows in one transaction (e.g. the pruned candidates of a space, all at once).
   void record_all(std::int64_t run_id, const std::vector<ResultRow> &rows);
   // Keeps a candidate's machine code under the run's fingerprint (once per fingerprint
   // and tile), for headers that ship exactly what was timed.
@@ -84,6 +90,7 @@ class ResultStore {
 
  private:
   void insert(std::int64_t run_id, const ResultRow &row);
+  void mark_interrupted_runs(const std::string &host);
   Database db_;
 };
 

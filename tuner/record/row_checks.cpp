@@ -61,6 +61,9 @@ const std::vector<Column> kRunColumns = {
     {"template_origin", Kind::text, false, 0, kMaxLongTextBytes},
     {"template_hash", Kind::hex, false, 1, 64},
     {"fingerprint", Kind::hex, false, 1, 64},
+    {"host", Kind::text, true, 0, kMaxNameBytes},
+    {"pid", Kind::integer, true, 0, kInt32Max},
+    {"counts", Kind::text, true, 0, kMaxDetailBytes},
 };
 
 std::vector<Column> with_tile(std::vector<Column> columns) {

@@ -122,6 +122,19 @@ std::string Statement::column_blob(int column) const {
   return data ? std::string(data, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column))) : std::string();
 }
 
+int Statement::parameter(const char *name) const {
+  const int index = sqlite3_bind_parameter_index(stmt_, name);
+  if (index == 0) db_->fail(std::string("binding parameter ") + name + " (the statement has none of that name)", sql_,
+                            SQLITE_RANGE);
+  return index;
+}
+
+int Statement::column(const std::string &name) const {
+  for (int c = 0; c < column_count(); ++c)
+    if (column_name(c) == name) return c;
+  db_->fail("reading column " + name + " (the statement has none of that name)", sql_, SQLITE_RANGE);
+}
+
 int Statement::column_count() const { return sqlite3_column_count(stmt_); }
 
 std::string Statement::column_name(int column) const {

@@ -74,6 +74,16 @@ class Statement {
   Statement &bind(int index, const std::optional<T> &value) {
     return value ? bind(index, *value) : bind_null(index);
   }
+  // By name, as the SQL writes it (":time_ms"): statements name their parameters rather
+  // than count them, so that adding a column moves nothing.
+  template <typename T>
+  Statement &bind(const char *name, const T &value) {
+    return bind(parameter(name), value);
+  }
+  Statement &bind_blob(const char *name, const std::string &bytes) { return bind_blob(parameter(name), bytes); }
+  Statement &bind_null(const char *name) { return bind_null(parameter(name)); }
+  // The index of a named parameter; throws SqliteError naming it when the SQL has none.
+  int parameter(const char *name) const;
 
   // true while there is a row to read.
   bool step();
@@ -84,7 +94,9 @@ class Statement {
   }
   void reset();
 
-  // Columns are numbered from 0.
+  // Columns are numbered from 0; column(name) finds one by the name the SELECT gives it
+  // (throws SqliteError naming it when there is none).
+  int column(const std::string &name) const;
   int column_count() const;
   std::string column_name(int column) const;
   enum class Type { integer, real, text, blob, null };
@@ -94,6 +106,12 @@ class Statement {
   double column_double(int column) const;
   std::string column_text(int column) const;
   std::string column_blob(int column) const;
+  // The same, by column name.
+  bool is_null(const std::string &name) const { return is_null(column(name)); }
+  std::int64_t column_int(const std::string &name) const { return column_int(column(name)); }
+  double column_double(const std::string &name) const { return column_double(column(name)); }
+  std::string column_text(const std::string &name) const { return column_text(column(name)); }
+  std::string column_blob(const std::string &name) const { return column_blob(column(name)); }
 
  private:
   Database *db_;

@@ -12,32 +12,34 @@ std::string tile_column_list(std::string_view prefix) {
   return out;
 }
 
-std::string tile_placeholders(int first) {
+std::string tile_placeholders() {
   std::string out;
   for (std::size_t i = 0; i < kTileColumns.size(); ++i) {
     if (i) out += ", ";
-    out += "?" + std::to_string(first + static_cast<int>(i));
+    out += ":";
+    out += kTileColumns[i];
   }
   return out;
 }
 
-std::string tile_column_match(int first) {
+std::string tile_column_match(std::string_view prefix) {
   std::string out;
   for (std::size_t i = 0; i < kTileColumns.size(); ++i) {
     if (i) out += " AND ";
-    out += std::string(kTileColumns[i]) + " = ?" + std::to_string(first + static_cast<int>(i));
+    out += std::string(prefix) + std::string(kTileColumns[i]) + " = :" + std::string(kTileColumns[i]);
   }
   return out;
 }
 
-void bind_tile(Statement &st, int first, const SgemmTile &tile) {
-  for (std::size_t p = 0; p < kTileParameters.size(); ++p) st.bind(first + static_cast<int>(p), tile_parameter(tile, p));
+void bind_tile(Statement &st, const SgemmTile &tile) {
+  for (std::size_t p = 0; p < kTileParameters.size(); ++p)
+    st.bind((":" + std::string(kTileColumns[p])).c_str(), tile_parameter(tile, p));
 }
 
-SgemmTile read_tile(Statement &st, int first) {
+SgemmTile read_tile(const Statement &st) {
   SgemmTile tile{};
   for (std::size_t p = 0; p < kTileParameters.size(); ++p)
-    set_tile_parameter(tile, p, static_cast<int>(st.column_int(first + static_cast<int>(p))));
+    set_tile_parameter(tile, p, static_cast<int>(st.column_int(std::string(kTileColumns[p]))));
   return tile;
 }
 

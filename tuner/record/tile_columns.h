@@ -16,14 +16,14 @@ inline constexpr std::array<std::string_view, kTileParameters.size()> kTileColum
 
 // "x.bm, x.bn, ..." for prefix "x."
 std::string tile_column_list(std::string_view prefix = "");
-// "?5, ?6, ..." starting at ?first
-std::string tile_placeholders(int first);
-// "bm = ?2 AND bn = ?3 AND ..." starting at ?first
-std::string tile_column_match(int first);
+// ":bm, :bn, ...": the named parameters bind_tile binds
+std::string tile_placeholders();
+// "x.bm = :bm AND x.bn = :bn AND ..." for prefix "x."
+std::string tile_column_match(std::string_view prefix = "");
 
-// Binds the tile's parameters to ?first, ?first + 1, ... (the order of the fragments above).
-void bind_tile(Statement &st, int first, const SgemmTile &tile);
-// The tile from result columns first, first + 1, ... (a tile_column_list in a SELECT).
-SgemmTile read_tile(Statement &st, int first);
+// Binds the tile's parameters to :bm, :bn, ...
+void bind_tile(Statement &st, const SgemmTile &tile);
+// The tile from the columns named bm, bn, ... of a SELECT (a tile_column_list).
+SgemmTile read_tile(const Statement &st);
 
 }  // namespace sgemm_tune
