@@ -1,6 +1,7 @@
 // The double-buffered SGEMM kernel, as a template over its tile configuration.
 //
-// C = alpha * A * B + beta * C for row-major A (M x K), B (K x N) and C (M x N).
+// C = alpha * A * B + beta * C for row-major A (M x K), B (K x N) and C (M x N), whose rows
+// are lda, ldb and ldc floats apart.
 // One block computes a BM x BN tile of C, each warp a WM x WN part of it, each thread
 // WMITER x WNITER sub-tiles of TM x TN. The K loop is software-pipelined over STAGES
 // shared-memory buffers: B is copied global -> shared with cp.async, A goes through
@@ -13,10 +14,12 @@
 // STREAMK = 1 adds the partial sums of split tiles with atomics, so their rounding, unlike
 // the data-parallel kernel's, can differ from launch to launch in the last bits.
 // The problem must divide into whole tiles (shape_fits_tile), and A, B and C must be 16-byte
-// aligned with K and N multiples of 4.
+// aligned with lda, ldb and ldc multiples of 4.
 //
-// sgemm_bounds_checked below takes the same tile configuration and any shape or alignment:
-// scalar loads and stores with bounds checks, one shared-memory stage, launched with
+// sgemm_bounds_checked below takes the same tile configuration and any shape, alignment and
+// operand layout: op(A) and op(B) are read through a (row, column) stride pair each, which
+// covers transposed operands, with scalar loads and stores behind bounds checks, one
+// shared-memory stage, launched with
 //   grid = (ceil(N / BN), ceil(M / BM)), dynamic shared memory = tile_checked_smem_bytes.
 // It is the edge path, kept off the fast one.
 //
@@ -63,15 +66,15 @@ __device__ __forceinline__ void atomic_add4(float4 *dst, float4 v) {
 // of the kStreamKPreparePass z-slices a share of its rows: every element exactly once,
 // which matters when beta != 0.
 template <int BM, int BN, int NUM_THREADS>
-__device__ void stream_k_prepare(int N, float beta, float *__restrict__ C, long long tileCount, int tilesN,
+__device__ void stream_k_prepare(int ldc, float beta, float *__restrict__ C, long long tileCount, int tilesN,
                                  int kTilesPerTile) {
   static_assert(BM % kStreamKPreparePass == 0, "the prepare pass splits a tile's rows evenly");
   constexpr int ROWS = BM / kStreamKPreparePass;
   const long long t = stream_k_prepared_tile(blockIdx.x, tileCount, kTilesPerTile, gridDim.x);
   if (t < 0) return;
-  float *cTile = C + ((t / tilesN) * BM + blockIdx.z * ROWS) * static_cast<long long>(N) + (t % tilesN) * BN;
+  float *cTile = C + ((t / tilesN) * BM + blockIdx.z * ROWS) * static_cast<long long>(ldc) + (t % tilesN) * BN;
   for (int i = threadIdx.x; i < ROWS * (BN / 4); i += NUM_THREADS) {
-    float4 *p = reinterpret_cast<float4 *>(&cTile[static_cast<long long>(i / (BN / 4)) * N + (i % (BN / 4)) * 4]);
+    float4 *p = reinterpret_cast<float4 *>(&cTile[static_cast<long long>(i / (BN / 4)) * ldc + (i % (BN / 4)) * 4]);
     if (beta == 0.0f) {
       *p = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     } else {
@@ -143,6 +146,22 @@ __device__ __forceinline__ void load_fragments(float (&regM)[WMITER * TM], float
           sgemm_smem[bStage + k * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + i];
 }
 
+// The ROWS x COLS tile at `src` of a matrix read through strides (element (r, c) at
+// src[r * rowStride + c * colStride]) into shared memory at offset(r, c), elements at or past
+// rowsLeft, colsLeft as zero (never read). Consecutive threads take consecutive elements
+// along whichever side is contiguous in memory, so that a transposed operand's loads
+// coalesce as well as a plain one's.
+template <int ROWS, int COLS, int NUM_THREADS, typename Offset>
+__device__ __forceinline__ void load_checked(const float *__restrict__ src, long long rowStride, long long colStride,
+                                             int rowsLeft, int colsLeft, Offset offset) {
+  const bool alongRows = colStride == 1;
+  for (int idx = threadIdx.x; idx < ROWS * COLS; idx += NUM_THREADS) {
+    const int r = alongRows ? idx / COLS : idx % ROWS;
+    const int c = alongRows ? idx % COLS : idx / ROWS;
+    sgemm_smem[offset(r, c)] = r < rowsLeft && c < colsLeft ? src[r * rowStride + c * colStride] : 0.0f;
+  }
+}
+
 }  // namespace detail
 
 // The kernels' template parameters, in SgemmTile's order (also used by the run-time header).
@@ -152,8 +171,8 @@ __device__ __forceinline__ void load_fragments(float (&regM)[WMITER * TM], float
 
 template <SGEMM_TUNE_TILE_PARAMS>
 __global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
-sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict__ A,
-                      const float *__restrict__ B, float beta, float *__restrict__ C) {
+sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
+                      const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc) {
   constexpr SgemmTile kTile{SGEMM_TUNE_TILE_ARGS};
   static_assert(check_tile(kTile) == TileRule::ok,
                 "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
@@ -171,7 +190,7 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
   const int kTilesPerTile = K / BK;
 
   if (STREAMK && gridDim.z == kStreamKPreparePass) {
-    detail::stream_k_prepare<BM, BN, NUM_THREADS>(N, beta, C, tileCount, tilesN, kTilesPerTile);
+    detail::stream_k_prepare<BM, BN, NUM_THREADS>(ldc, beta, C, tileCount, tilesN, kTilesPerTile);
     return;
   }
 
@@ -198,8 +217,8 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
 
   // The product of one output tile over K slices [kBegin, kEnd) into threadResults.
   auto mainloop = [&](int tileRow, int tileCol, int kBegin, int kEnd) {
-    const float *aTile = A + static_cast<long long>(tileRow) * BM * K + kBegin * BK;
-    const float *bTile = B + static_cast<long long>(kBegin) * BK * N + tileCol * BN;
+    const float *aTile = A + static_cast<long long>(tileRow) * BM * lda + kBegin * BK;
+    const float *bTile = B + static_cast<long long>(kBegin) * BK * ldb + tileCol * BN;
     const int numTiles = kEnd - kBegin;
 #pragma unroll
     for (int i = 0; i < WMITER * TM * WNITER * TN; ++i) threadResults[i] = 0.0f;
@@ -211,7 +230,7 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
 #pragma unroll
       for (int pass = 0; pass < A_PASSES; ++pass)
         aFrag[pass] = reinterpret_cast<const float4 *>(
-            &src[(innerRowA + pass * ROW_STRIDE_A) * K + innerColA * 4])[0];
+            &src[(innerRowA + pass * ROW_STRIDE_A) * lda + innerColA * 4])[0];
     };
     auto storeA = [&](int stage) {
       const int dst = stage * A_STAGE;
@@ -226,12 +245,12 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
     };
     // B keeps its orientation, so it is a byte copy: cp.async, no registers.
     auto copyB = [&](int tile, int stage) {
-      const float *src = bTile + static_cast<long long>(tile) * BK * N;
+      const float *src = bTile + static_cast<long long>(tile) * BK * ldb;
       const int dst = B_BASE + stage * B_STAGE;
 #pragma unroll
       for (int pass = 0; pass < B_PASSES; ++pass) {
         const int row = innerRowB + pass * ROW_STRIDE_B;
-        detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * N + innerColB * 4]);
+        detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * ldb + innerColB * 4]);
       }
     };
     // The fragments of step k of the stage at (as, bs) into fragment set `set`.
@@ -303,7 +322,7 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
   // alpha * threadResults (+ beta * C) into the tile's part of C, or, for a tile split
   // along K, alpha * threadResults added atomically to C that the prepare pass scaled.
   auto epilogue = [&](int tileRow, int tileCol, bool accumulate) {
-    float *cWarp = C + static_cast<long long>(tileRow * BM + place.warpRow * WM) * N + tileCol * BN +
+    float *cWarp = C + static_cast<long long>(tileRow * BM + place.warpRow * WM) * ldc + tileCol * BN +
                    place.warpCol * WN;
     // BLAS semantics: with beta == 0, C is output only and is never read (it may hold NaN).
     const bool readC = beta != 0.0f;
@@ -311,13 +330,13 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
     for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow) {
 #pragma unroll
       for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol) {
-        float *cSub = cWarp + (wSubRow * WSUBM) * N + wSubCol * WSUBN;
+        float *cSub = cWarp + (wSubRow * WSUBM) * ldc + wSubCol * WSUBN;
 #pragma unroll
         for (int m = 0; m < TM; ++m) {
 #pragma unroll
           for (int n = 0; n < TN; n += 4) {
             float4 *cPtr = reinterpret_cast<float4 *>(
-                &cSub[(place.rowInWarp * TM + m) * N + place.colInWarp * TN + n]);
+                &cSub[(place.rowInWarp * TM + m) * ldc + place.colInWarp * TN + n]);
             const int acc = (wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n;
             float4 out = make_float4(alpha * threadResults[acc + 0], alpha * threadResults[acc + 1],
                                      alpha * threadResults[acc + 2], alpha * threadResults[acc + 3]);
@@ -362,8 +381,9 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
 
 template <SGEMM_TUNE_TILE_PARAMS>
 __global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
-sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__ A,
-                     const float *__restrict__ B, float beta, float *__restrict__ C) {
+sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__ A, long long aRowStride,
+                     long long aColStride, const float *__restrict__ B, long long bRowStride, long long bColStride,
+                     float beta, float *__restrict__ C, int ldc) {
   constexpr SgemmTile kTile{SGEMM_TUNE_TILE_ARGS};
   static_assert(check_tile(kTile) == TileRule::ok,
                 "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
@@ -384,18 +404,12 @@ sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__
 
   for (int k0 = 0; k0 < K; k0 += BK) {
     // Out-of-range elements load as zero, so they add nothing to the products.
-    for (int idx = threadIdx.x; idx < BM * BK; idx += NUM_THREADS) {
-      const int r = idx / BK, c = idx % BK;
-      const int gr = rowBase + r, gc = k0 + c;
-      sgemm_smem[tile_a_offset(kTile, c, r)] =
-          gr < M && gc < K ? A[static_cast<long long>(gr) * K + gc] : 0.0f;
-    }
-    for (int idx = threadIdx.x; idx < BK * BN; idx += NUM_THREADS) {
-      const int r = idx / BN, c = idx % BN;
-      const int gr = k0 + r, gc = colBase + c;
-      sgemm_smem[B_BASE + r * BN + c] =
-          gr < K && gc < N ? B[static_cast<long long>(gr) * N + gc] : 0.0f;
-    }
+    detail::load_checked<BM, BK, NUM_THREADS>(A + static_cast<long long>(rowBase) * aRowStride + k0 * aColStride,
+                                              aRowStride, aColStride, M - rowBase, K - k0,
+                                              [&](int r, int c) { return tile_a_offset(kTile, c, r); });
+    detail::load_checked<BK, BN, NUM_THREADS>(B + static_cast<long long>(k0) * bRowStride + colBase * bColStride,
+                                              bRowStride, bColStride, K - k0, N - colBase,
+                                              [&](int r, int c) { return B_BASE + r * BN + c; });
     __syncthreads();
 #pragma unroll
     for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
@@ -417,7 +431,7 @@ sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__
           const int row = rowBase + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + m;
           const int col = colBase + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + n;
           if (row >= M || col >= N) continue;
-          float *c = &C[static_cast<long long>(row) * N + col];
+          float *c = &C[static_cast<long long>(row) * ldc + col];
           const float acc = alpha * threadResults[(wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n];
           *c = readC ? acc + beta * *c : acc;
         }

@@ -63,15 +63,17 @@ inline cudaError_t tile_persistent_blocks(const void *kernel, const SgemmTile &t
 // C = alpha A B + beta C by the fast kernel of tile t, whose shared-memory limit is already
 // raised: the prepare pass when tile_launch_plan has one, then the compute pass, both with
 // tile_threads(t) threads and tile_smem_bytes(t) of dynamic shared memory, on `stream`.
-// The shape must fit the tile (shape_fits_tile); persistent_blocks comes from
-// tile_persistent_blocks. Returns the error of the first launch that fails.
+// Row-major A, B and C with rows lda, ldb and ldc floats apart (K, N and N when dense). The
+// shape must fit the tile (shape_fits_tile), the operands 16-byte aligned with every leading
+// dimension a multiple of 4; persistent_blocks comes from tile_persistent_blocks. Returns
+// the error of the first launch that fails.
 inline cudaError_t launch_tile(const void *kernel, const SgemmTile &t, int persistent_blocks, int M, int N, int K,
-                               float alpha, const float *A, const float *B, float beta, float *C,
-                               cudaStream_t stream) {
+                               float alpha, const float *A, int lda, const float *B, int ldb, float beta, float *C,
+                               int ldc, cudaStream_t stream) {
   const dim3 block(static_cast<unsigned>(tile_threads(t)));
   const int smem = tile_smem_bytes(t);
   const SgemmLaunchPlan plan = tile_launch_plan(t, M, N, persistent_blocks);
-  void *args[] = {&M, &N, &K, &alpha, &A, &B, &beta, &C};
+  void *args[] = {&M, &N, &K, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc};
   if (plan.prepare) {
     const cudaError_t e =
         cudaLaunchKernel(kernel, dim3(plan.prepare_grid_x, 1, kStreamKPreparePass), block, args, smem, stream);

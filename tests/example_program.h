@@ -1,5 +1,6 @@
-// tools/example built with nvcc against a header from `sgemm-tune emit`, as a user's build
-// compiles it: the program every emitted-header test runs (on the GPU) or only builds.
+// Programs built with nvcc against a header from `sgemm-tune emit`, as a user's build
+// compiles it: tools/example and the BLAS check, which the emitted-header tests run (on the
+// GPU, or where no GPU is needed) or only build.
 #pragma once
 
 #include <array>
@@ -30,13 +31,27 @@ inline CommandOutput run_command(const std::string &command) {
   return out;
 }
 
-// Compiles tools/example into `program` for `arch` ("sm_90") with `header_dir`/sgemm_tuned.h.
-inline CommandOutput build_example(const std::string &header_dir, const std::string &arch,
+// Compiles `source`, a program that includes SGEMM_TUNED_HEADER, into `program` for `arch`
+// ("sm_90") with `header_dir`/sgemm_tuned.h, linking cuBLAS.
+inline CommandOutput build_program(const std::string &source, const std::string &header_dir, const std::string &arch,
                                    const std::string &program) {
   const std::string src = source_dir();
   return run_command(nvcc() + " -std=c++17 -O2 -arch=" + arch + " '-DSGEMM_TUNED_HEADER=\"sgemm_tuned.h\"' -I" + src +
-                     "/kernel_templates -I" + header_dir + " " + src + "/tools/example/main.cu -o " + program +
+                     "/kernel_templates -I" + header_dir + " " + source + " -o " + program +
                      " -lcublas -Xlinker -rpath -Xlinker " + cuda_library_dir());
+}
+
+// tools/example, the program users start from.
+inline CommandOutput build_example(const std::string &header_dir, const std::string &arch,
+                                   const std::string &program) {
+  return build_program(source_dir() + "/tools/example/main.cu", header_dir, arch, program);
+}
+
+// tests/sgemm_blas_check.cu: the BLAS entry's argument checks (`invalid`, no GPU needed) and
+// every layout, op pair, padding, offset and edge shape against cuBLAS (`cases`).
+inline CommandOutput build_blas_check(const std::string &header_dir, const std::string &arch,
+                                      const std::string &program) {
+  return build_program(source_dir() + "/tests/sgemm_blas_check.cu", header_dir, arch, program);
 }
 
 // Runs it on `shapes` ("MxNxK").

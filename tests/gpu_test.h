@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "example_program.h"
 #include "tuner/gpu/device_info.h"
 
 namespace sgemm_tune::testing {
@@ -26,6 +27,17 @@ class GpuTest : public ::testing::Test {
   }
 
   std::filesystem::path dir_;
+};
+
+// A GPU test that also builds a program with nvcc: skips, saying so, without one.
+class GpuProgramTest : public GpuTest {
+ protected:
+  void SetUp() override {
+    GpuTest::SetUp();
+    if (IsSkipped()) return;
+    if (run_command(nvcc() + " --version").exit_code != 0)
+      GTEST_SKIP() << "no nvcc at " << nvcc() << " to compile the emitted header: set SGEMM_TUNE_NVCC";
+  }
 };
 
 }  // namespace sgemm_tune::testing

@@ -1,7 +1,9 @@
 // tools/example, the program users start from, builds with nvcc against an emitted header
 // that carries both kinds of entries (timed machine code, a tile compiled from source),
-// exactly as the GPU test (test_gpu_header.cpp) builds it before running it. No GPU needed.
+// exactly as the GPU test (test_gpu_header.cpp) builds it before running it; and the BLAS
+// entry of such a header answers bad arguments without a GPU. No GPU needed.
 #include <filesystem>
+#include <iostream>
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -13,34 +15,51 @@
 namespace sgemm_tune {
 namespace {
 
-TEST(ExampleBuild, BuildsAgainstAnEmittedHeader) {
-  const auto dir = std::filesystem::temp_directory_path() / ("sgemm_tune_example_build_" + std::to_string(getpid()));
+// A folder of its own holding an emitted header with both kinds of entries: 4096^3 with the
+// timed machine code; 1024^3 as if tuned under another NVRTC, which emit cannot compile
+// again here, so that entry is compiled from source by nvcc.
+std::filesystem::path folder_with_header(const std::string &name) {
+  const auto dir = std::filesystem::temp_directory_path() / (name + "_" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  {
-    ResultStore store((dir / "tune.db").string());
-    const CurrentEnvironment env = testing::h200_environment();
-    const std::int64_t run = testing::fill_tuned_database(store, env);
-    // 1024^3 as if tuned under another NVRTC: emit cannot compile that code again here,
-    // so that entry is compiled from source by nvcc.
-    Fingerprint other = env.fingerprint_for(env.gpu_name, env.compute_capability);
-    other.nvrtc_version = "12.0";
-    const std::int64_t older = store.begin_run(testing::h200_provenance(other));
-    store.record(older, testing::ok_row(Shape{1024, 1024, 1024}, testing::kSeedTile, 0.080, 0.070));
-    store.database().exec("DELETE FROM results WHERE m = 1024 AND run_id = " + std::to_string(run));
-    const KernelSource kernel = KernelSource::embedded();
-    EmitOptions options;
-    options.database_label = "tune.db";
-    options.kernel = &kernel;
-    const EmittedHeader header = emit_header(store.database(), env, options);
-    ASSERT_EQ(header.entries, 2u);
-    ASSERT_EQ(header.with_code, 1u);
-    write_file_atomically((dir / "sgemm_tuned.h").string(), header.text);
-  }
+  ResultStore store((dir / "tune.db").string());
+  const CurrentEnvironment env = testing::h200_environment();
+  const std::int64_t run = testing::fill_tuned_database(store, env);
+  testing::record_under_other_nvrtc(store, env, Shape{1024, 1024, 1024}, testing::kSeedTile);
+  store.database().exec("DELETE FROM results WHERE m = 1024 AND run_id = " + std::to_string(run));
+  const EmittedHeader header = testing::emit_into(dir, store, env, KernelSource::embedded());
+  EXPECT_EQ(header.entries, 2u);
+  EXPECT_EQ(header.with_code, 1u);
+  return dir;
+}
+
+TEST(ExampleBuild, BuildsAgainstAnEmittedHeader) {
+  const auto dir = folder_with_header("sgemm_tune_example_build");
   const testing::CommandOutput built =
       testing::build_example(dir.string(), "sm_90", (dir / "sgemm_tuned_example").string());
   EXPECT_EQ(built.exit_code, 0) << built.text;
   EXPECT_TRUE(std::filesystem::exists(dir / "sgemm_tuned_example"));
+  std::filesystem::remove_all(dir);
+}
+
+// The BLAS entry of a real emitted header, run here, where there may be no GPU at all: every
+// leading dimension below CBLAS's minimum (of A, B and C, in each layout and op pair), every
+// negative size and every null operand that would be read is cudaErrorInvalidValue, and an
+// empty product is cudaSuccess, all answered before the GPU is touched.
+TEST(ExampleBuild, BlasEntryRefusesBadArgumentsBeforeTouchingTheGpu) {
+  const auto dir = folder_with_header("sgemm_tune_blas_invalid");
+  const std::string program = (dir / "sgemm_blas_check").string();
+  const testing::CommandOutput built = testing::build_blas_check(dir.string(), "sm_90", program);
+  ASSERT_EQ(built.exit_code, 0) << built.text;
+  const testing::CommandOutput ran = testing::run_command(program + " invalid");
+  std::cout << ran.text << std::flush;
+  EXPECT_EQ(ran.exit_code, 0) << "a call was not answered as BLAS answers it";
+  // 8 layout and op pairs x 12 calls, 2 empty products, 5 shorthand calls.
+  EXPECT_NE(ran.text.find("\n103 passed, 0 failed\n"), std::string::npos);
+  for (const char *line : {"invalid-args row NN 3x5x7 lda=6 -> cudaErrorInvalidValue", "invalid-args row TN 3x5x7 lda=2",
+                           "invalid-args col NN 3x5x7 lda=2", "invalid-args col TT 3x5x7 ldb=4",
+                           "invalid-args col NT 3x5x7 ldc=2", "invalid-args row NT 3x5x7 ldb=6"})
+    EXPECT_NE(ran.text.find(line), std::string::npos) << line;
   std::filesystem::remove_all(dir);
 }
 

@@ -45,15 +45,8 @@ std::size_t parameter_index(std::string_view name) {
                                   kTileParameters.begin());
 }
 
-class GpuHeader : public testing::GpuTest {
+class GpuHeader : public testing::GpuProgramTest {
  protected:
-  void SetUp() override {
-    GpuTest::SetUp();
-    if (IsSkipped()) return;
-    if (testing::run_command(testing::nvcc() + " --version").exit_code != 0)
-      GTEST_SKIP() << "no nvcc at " << testing::nvcc() << " to compile the emitted header: set SGEMM_TUNE_NVCC";
-  }
-
   // tests/data/small.json at one shape, with STREAMK fixed, into the test's database.
   void tune(const std::string &shape, int stream_k) const {
     TuneOptions o;

@@ -145,8 +145,11 @@ void expect_only_generated_lines(const std::string &text) {
          {"//", "#pragma once", "#include <cuda_runtime.h>", "#include \"sgemm_tuned_runtime.cuh\"", "namespace ",
           "}  // namespace", "alignas(16) inline const unsigned char kCubin", "    0x", "inline const ::sgemm_tune_runtime::",
           "inline ::sgemm_tune_runtime::LoadedCode kLoaded", "    {", "};", "inline cudaError_t sgemm_tuned(",
-          "                               float *C", "  return ::sgemm_tune_runtime::sgemm(",
-          "                                     M, N, K", "}"})
+          "inline constexpr int kGpuCount", "                               int N, int K",
+          "                               float beta, float *C", "                               float *C",
+          "  return ::sgemm_tune_runtime::sgemm(", "      sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount,",
+          "      ::sgemm_tune_kernels::to_row_major(", "                                     ::sgemm_tune_kernels::",
+          "}"})
       ours = ours || line.rfind(prefix, 0) == 0;
     EXPECT_TRUE(ours) << "line " << n << " was not written by the generator: " << line.substr(0, 200);
     for (char c : line) ASSERT_TRUE(c >= 0x20 && c < 0x7f) << "line " << n << " holds a control or non-ASCII byte";

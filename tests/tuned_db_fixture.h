@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tuner/compile/nvrtc_compiler.h"
+#include "tuner/emit/header.h"
 #include "tuner/query/environment.h"
 #include "tuner/record/result_store.h"
 #include "tuner/version.h"
@@ -70,6 +71,29 @@ inline std::int64_t fill_tuned_database(ResultStore &store, const CurrentEnviron
   store.record_kernel(p.fingerprint.hash(), kBigTile, k.lowered_name, k.cubin);
   store.finish_run(run, true);
   return run;
+}
+
+// `shape` tuned with `tile` in a run under another NVRTC: emit cannot compile that code
+// again here, so the header it writes compiles the entry from source.
+inline void record_under_other_nvrtc(ResultStore &store, const CurrentEnvironment &env, const Shape &shape,
+                                     const SgemmTile &tile) {
+  Fingerprint other = env.fingerprint_for(env.gpu_name, env.compute_capability);
+  other.nvrtc_version = "12.0";
+  const std::int64_t run = store.begin_run(h200_provenance(other));
+  store.record(run, ok_row(shape, tile, 0.080, 0.070));
+  store.finish_run(run, true);
+}
+
+// The header `sgemm-tune emit` writes from `store` into `folder`/sgemm_tuned.h, shipping the
+// machine code it can compile again with `kernel`.
+inline EmittedHeader emit_into(const std::filesystem::path &folder, ResultStore &store, const CurrentEnvironment &env,
+                               const KernelSource &kernel) {
+  EmitOptions options;
+  options.database_label = "tune.db";
+  options.kernel = &kernel;
+  EmittedHeader header = emit_header(store.database(), env, options);
+  write_file_atomically((folder / "sgemm_tuned.h").string(), header.text);
+  return header;
 }
 
 }  // namespace sgemm_tune::testing

@@ -17,21 +17,7 @@
 
 #include SGEMM_TUNED_HEADER
 
-#define CHECK(call)                                                                            \
-  do {                                                                                         \
-    const cudaError_t e_ = (call);                                                             \
-    if (e_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "%s failed at %s:%d: %s\n", #call, __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      std::exit(2);                                                                            \
-    }                                                                                          \
-  } while (0)
-#define CHECK_CUBLAS(call)                                                                     \
-  do {                                                                                         \
-    if ((call) != CUBLAS_STATUS_SUCCESS) {                                                     \
-      std::fprintf(stderr, "%s failed at %s:%d\n", #call, __FILE__, __LINE__);                 \
-      std::exit(2);                                                                            \
-    }                                                                                          \
-  } while (0)
+#include "cuda_check.h"
 
 __global__ void fill(float *p, size_t n, unsigned long long seed, float value, bool random) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {

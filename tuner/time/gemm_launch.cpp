@@ -17,9 +17,10 @@ CandidateKernel::CandidateKernel(const CompiledKernel &compiled)
 }
 
 void CandidateKernel::launch(const GemmArgs &a, cudaStream_t stream) const {
-  SGEMM_CUDA_CHECK(sgemm_tune_kernels::launch_tile(
-      kernel_.function(), tile_, persistent_blocks_, static_cast<int>(a.shape.M), static_cast<int>(a.shape.N),
-      static_cast<int>(a.shape.K), a.alpha, a.A, a.B, a.beta, a.C, stream));
+  // Dense row-major operands: rows K, N and N floats apart.
+  const int M = static_cast<int>(a.shape.M), N = static_cast<int>(a.shape.N), K = static_cast<int>(a.shape.K);
+  SGEMM_CUDA_CHECK(sgemm_tune_kernels::launch_tile(kernel_.function(), tile_, persistent_blocks_, M, N, K, a.alpha,
+                                                   a.A, K, a.B, N, a.beta, a.C, N, stream));
 }
 
 int CandidateKernel::runtime_blocks_per_sm() const {

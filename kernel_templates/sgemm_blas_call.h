@@ -1,0 +1,103 @@
+// A BLAS (CBLAS) SGEMM call: its layout and operand ops, the checks of its arguments, and
+// the one row-major product every call becomes before any kernel sees it. One definition,
+// used by the run-time half of generated headers (sgemm_tuned_runtime.cuh) and by the
+// tests, which call it on a machine without a GPU. Plain C++17, no CUDA: nothing here
+// touches the GPU, so a bad argument is refused before the GPU is.
+//
+// The call is C = alpha op(A) op(B) + beta C with C M x N, op(A) M x K, op(B) K x N, each
+// stored in `layout` with its leading dimension (the distance between consecutive rows of
+// a row-major matrix, columns of a column-major one), as cblas_sgemm takes them.
+#pragma once
+
+#include <cstdint>
+
+namespace sgemm_tune {
+
+enum class Layout { RowMajor, ColMajor };
+enum class Op { NoTrans, Trans };
+
+}  // namespace sgemm_tune
+
+namespace sgemm_tune_kernels {
+
+// The product in row-major terms: C (M x N, rows ldc apart) = alpha op(A) op(B) + beta C,
+// where A and B are row-major with rows lda and ldb apart, transposed where trans_a,
+// trans_b say.
+struct RowMajorGemm {
+  int M, N, K;
+  float alpha;
+  const float *A;
+  int lda;
+  bool trans_a;
+  const float *B;
+  int ldb;
+  bool trans_b;
+  float beta;
+  float *C;
+  int ldc;
+};
+
+// A column-major matrix is the row-major matrix of its transpose with the same leading
+// dimension, so column-major C = op(A) op(B) is row-major C^T = op(B)^T op(A)^T: B's memory
+// becomes the left operand and A's the right, M and N swap, and each op stays with its
+// operand's memory (a column-major B read NoTrans is row-major B^T, which is op(B)^T; read
+// Trans it is row-major B, which is op(B)^T again, now through a transposed read).
+constexpr RowMajorGemm to_row_major(sgemm_tune::Layout layout, sgemm_tune::Op op_a, sgemm_tune::Op op_b, int M,
+                                    int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
+                                    float beta, float *C, int ldc) {
+  const bool ta = op_a == sgemm_tune::Op::Trans, tb = op_b == sgemm_tune::Op::Trans;
+  if (layout == sgemm_tune::Layout::RowMajor) return RowMajorGemm{M, N, K, alpha, A, lda, ta, B, ldb, tb, beta, C, ldc};
+  return RowMajorGemm{N, M, K, alpha, B, ldb, tb, A, lda, ta, beta, C, ldc};
+}
+
+constexpr int at_least_one(int v) { return v > 1 ? v : 1; }
+
+// The dense row-major product (rows K, N and N floats apart): the nine-argument shorthand.
+// Leading dimensions of at least 1, as BLAS asks even of an empty matrix.
+constexpr RowMajorGemm dense_row_major(int M, int N, int K, float alpha, const float *A, const float *B, float beta,
+                                       float *C) {
+  return RowMajorGemm{M, N, K, alpha, A, at_least_one(K), false, B, at_least_one(N), false, beta, C, at_least_one(N)};
+}
+
+// What a call asks for, decided from its arguments alone.
+enum class GemmCheck {
+  run,            // launch
+  nothing_to_do,  // M or N is 0: C is empty (success, nothing read or written)
+  invalid,        // a negative size, a leading dimension below what the layout needs, or a
+                  // null operand that would be read: cudaErrorInvalidValue
+};
+
+// The checks of the reference BLAS, in its order: sizes, then leading dimensions (each at
+// least the row length of the matrix stored, and at least 1, even when a size is 0); then
+// an empty C returns; then the pointers that would be used (A and B only when K > 0).
+constexpr GemmCheck check_gemm(const RowMajorGemm &g) {
+  if (g.M < 0 || g.N < 0 || g.K < 0) return GemmCheck::invalid;
+  if (g.lda < at_least_one(g.trans_a ? g.M : g.K)) return GemmCheck::invalid;
+  if (g.ldb < at_least_one(g.trans_b ? g.K : g.N)) return GemmCheck::invalid;
+  if (g.ldc < at_least_one(g.N)) return GemmCheck::invalid;
+  if (g.M == 0 || g.N == 0) return GemmCheck::nothing_to_do;
+  if (g.C == nullptr) return GemmCheck::invalid;
+  if (g.K > 0 && (g.A == nullptr || g.B == nullptr)) return GemmCheck::invalid;
+  return GemmCheck::run;
+}
+
+// Where element (i, j) of op(X) lies in X's memory: X[i * row + j * col].
+struct OperandStrides {
+  long long row, col;
+};
+
+constexpr OperandStrides strides_of(int ld, bool trans) {
+  return trans ? OperandStrides{1, ld} : OperandStrides{ld, 1};
+}
+
+inline bool aligned16(const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+// Whether the fast kernel can read the operands as it is written to: neither transposed,
+// every row starting 16-byte aligned (float4 loads and stores, cp.async). The shape is the
+// tile's business (shape_fits_tile).
+inline bool fast_kernel_layout(const RowMajorGemm &g) {
+  return !g.trans_a && !g.trans_b && g.lda % 4 == 0 && g.ldb % 4 == 0 && g.ldc % 4 == 0 && aligned16(g.A) &&
+         aligned16(g.B) && aligned16(g.C);
+}
+
+}  // namespace sgemm_tune_kernels

@@ -1,0 +1,262 @@
+// The BLAS entry point of a header from `sgemm-tune emit`, exercised as a user's program
+// calls it; built by nvcc against the header (SGEMM_TUNED_HEADER) by the tests.
+//   sgemm_blas_check invalid   arguments BLAS refuses, and empty products: needs no GPU,
+//                              because sgemm_tuned answers them before touching it
+//   sgemm_blas_check cases     every layout, op pair, leading-dimension padding, operand
+//                              offset, edge shape and beta, against cublasSgemm
+// One line per check, "ok" or "WRONG" last but one; exit 0 when every check passed.
+// Leading dimensions here come from CBLAS's table, written out again, not from the header.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include SGEMM_TUNED_HEADER
+
+#include "../tools/example/cuda_check.h"
+
+using sgemm_tune::Layout;
+using sgemm_tune::Op;
+
+namespace {
+
+constexpr Layout kLayouts[] = {Layout::RowMajor, Layout::ColMajor};
+constexpr Op kOps[] = {Op::NoTrans, Op::Trans};
+
+const char *layout_name(Layout l) { return l == Layout::RowMajor ? "row" : "col"; }
+char op_name(Op o) { return o == Op::Trans ? 'T' : 'N'; }
+
+// The matrix a CBLAS operand is stored as: op(X) is rows x cols and X its transpose when op
+// is Trans. Its lines (rows of a row-major matrix, columns of a column-major one) are ld
+// apart; each holds `length` floats, the least ld CBLAS accepts (and at least 1).
+struct Stored {
+  int rows, cols;
+  int lines(Layout l) const { return l == Layout::RowMajor ? rows : cols; }
+  int length(Layout l) const { return l == Layout::RowMajor ? cols : rows; }
+  int min_ld(Layout l) const { return length(l) > 1 ? length(l) : 1; }
+  // Floats from the first element to one past the last, as CBLAS reads them.
+  size_t extent(Layout l, int ld) const {
+    return lines(l) == 0 || length(l) == 0 ? 0 : size_t(lines(l) - 1) * ld + length(l);
+  }
+};
+Stored stored(Op op, int op_rows, int op_cols) {
+  return op == Op::Trans ? Stored{op_cols, op_rows} : Stored{op_rows, op_cols};
+}
+
+int g_passed = 0, g_failed = 0;
+
+void report(bool ok, const std::string &line) {
+  std::printf("%s %s\n", line.c_str(), ok ? "ok" : "WRONG");
+  (ok ? g_passed : g_failed) += 1;
+}
+
+std::string error_name(cudaError_t e) {
+  if (e == cudaSuccess) return "cudaSuccess";
+  if (e == cudaErrorInvalidValue) return "cudaErrorInvalidValue";
+  return "cudaError#" + std::to_string(int(e));
+}
+
+// sgemm_tuned(...) == expected, the call described on the line.
+void expect_status(const std::string &what, cudaError_t got, cudaError_t expected) {
+  report(got == expected, "invalid-args " + what + " -> " + error_name(got) + " (expected " + error_name(expected) + ")");
+}
+
+// Calls that must be answered without the GPU: refused ones, and empty products.
+void run_invalid() {
+  static float host[64];  // never read: every call here returns before any access
+  const float *p = host;
+  float *c = host;
+  const int M = 3, N = 5, K = 7;
+  for (Layout l : kLayouts)
+    for (Op a : kOps)
+      for (Op b : kOps) {
+        const int lda = stored(a, M, K).min_ld(l), ldb = stored(b, K, N).min_ld(l), ldc = Stored{M, N}.min_ld(l);
+        const std::string call = std::string(layout_name(l)) + " " + op_name(a) + op_name(b) + " 3x5x7";
+        const auto blas = [&](int la, int lb, int lc, int m, int n, int k, const float *A, const float *B, float *C) {
+          return sgemm_tuned(l, a, b, m, n, k, 1.0f, A, la, B, lb, 0.0f, C, lc);
+        };
+        expect_status(call + " lda=" + std::to_string(lda - 1), blas(lda - 1, ldb, ldc, M, N, K, p, p, c),
+                      cudaErrorInvalidValue);
+        expect_status(call + " ldb=" + std::to_string(ldb - 1), blas(lda, ldb - 1, ldc, M, N, K, p, p, c),
+                      cudaErrorInvalidValue);
+        expect_status(call + " ldc=" + std::to_string(ldc - 1), blas(lda, ldb, ldc - 1, M, N, K, p, p, c),
+                      cudaErrorInvalidValue);
+        // The least leading dimensions are accepted: with N = 0 the call then does nothing.
+        const int ldb0 = stored(b, K, 0).min_ld(l), ldc0 = Stored{M, 0}.min_ld(l);
+        expect_status(call + " N=0 least lds", blas(lda, ldb0, ldc0, M, 0, K, p, p, c), cudaSuccess);
+        expect_status(call + " N=0 ldc=0", blas(lda, ldb0, 0, M, 0, K, p, p, c), cudaErrorInvalidValue);
+        expect_status(call + " M=-1", blas(lda, ldb, ldc, -1, N, K, p, p, c), cudaErrorInvalidValue);
+        expect_status(call + " N=-1", blas(lda, ldb, ldc, M, -1, K, p, p, c), cudaErrorInvalidValue);
+        expect_status(call + " K=-1", blas(lda, ldb, ldc, M, N, -1, p, p, c), cudaErrorInvalidValue);
+        expect_status(call + " A=null", blas(lda, ldb, ldc, M, N, K, nullptr, p, c), cudaErrorInvalidValue);
+        expect_status(call + " B=null", blas(lda, ldb, ldc, M, N, K, p, nullptr, c), cudaErrorInvalidValue);
+        expect_status(call + " C=null", blas(lda, ldb, ldc, M, N, K, p, p, nullptr), cudaErrorInvalidValue);
+        expect_status(call + " K=0 C=null", blas(lda, ldb, ldc, M, N, 0, p, p, nullptr), cudaErrorInvalidValue);
+      }
+  // M or N = 0 with nothing to point at: success, nothing touched.
+  expect_status("row NN 0x5x7 all null", sgemm_tuned(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 0, 5, 7, 1.0f,
+                                                     nullptr, 7, nullptr, 5, 0.0f, nullptr, 5),
+                cudaSuccess);
+  expect_status("col TT 3x0x7 all null", sgemm_tuned(Layout::ColMajor, Op::Trans, Op::Trans, 3, 0, 7, 1.0f, nullptr,
+                                                     7, nullptr, 1, 0.0f, nullptr, 3),
+                cudaSuccess);
+  // The nine-argument row-major shorthand.
+  expect_status("dense M=-1", sgemm_tuned(-1, N, K, 1.0f, p, p, 0.0f, c), cudaErrorInvalidValue);
+  expect_status("dense K=-1", sgemm_tuned(M, N, -1, 1.0f, p, p, 0.0f, c), cudaErrorInvalidValue);
+  expect_status("dense C=null", sgemm_tuned(M, N, K, 1.0f, p, p, 0.0f, nullptr), cudaErrorInvalidValue);
+  expect_status("dense A=null", sgemm_tuned(M, N, K, 1.0f, nullptr, p, 0.0f, c), cudaErrorInvalidValue);
+  expect_status("dense 0x0x0 all null", sgemm_tuned(0, 0, 0, 1.0f, nullptr, nullptr, 0.0f, nullptr), cudaSuccess);
+}
+
+// Device memory of exactly offset + extent floats (at least one), so that a read or write
+// past what CBLAS allows falls outside the allocation (compute-sanitizer reports it).
+struct Buffer {
+  float *base = nullptr;
+  size_t size = 0;
+  explicit Buffer(size_t n) : size(n > 0 ? n : 1) { CHECK(cudaMalloc(&base, size * sizeof(float))); }
+  ~Buffer() { cudaFree(base); }
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+  std::vector<float> read() const {
+    std::vector<float> h(size);
+    CHECK(cudaMemcpy(h.data(), base, size * sizeof(float), cudaMemcpyDeviceToHost));
+    return h;
+  }
+  void write(const std::vector<float> &h) const {
+    CHECK(cudaMemcpy(base, h.data(), size * sizeof(float), cudaMemcpyHostToDevice));
+  }
+};
+
+std::vector<float> random_floats(size_t n, std::mt19937 &rng) {
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float &x : v) x = uniform(rng);
+  return v;
+}
+
+struct Case {
+  Layout layout;
+  Op op_a, op_b;
+  int M, N, K;
+  int pad;     // added to each least leading dimension
+  int offset;  // floats between each allocation's start and its operand
+  float beta;  // 0: C starts as NaN and must not be read
+};
+
+std::string describe(const Case &c) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "case %s %c%c %dx%dx%d pad=%d off=%d beta=%g", layout_name(c.layout), op_name(c.op_a),
+                op_name(c.op_b), c.M, c.N, c.K, c.pad, c.offset, c.beta);
+  return buf;
+}
+
+// The same product by cuBLAS (column-major): a column-major call as it stands; a row-major
+// one as the column-major product of the transposes, C^T = op(B)^T op(A)^T.
+void reference(cublasHandle_t h, const Case &c, float alpha, const float *A, int lda, const float *B, int ldb,
+               float *C, int ldc) {
+  const cublasOperation_t oa = c.op_a == Op::Trans ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t ob = c.op_b == Op::Trans ? CUBLAS_OP_T : CUBLAS_OP_N;
+  if (c.layout == Layout::ColMajor)
+    CHECK_CUBLAS(cublasSgemm(h, oa, ob, c.M, c.N, c.K, &alpha, A, lda, B, ldb, &c.beta, C, ldc));
+  else
+    CHECK_CUBLAS(cublasSgemm(h, ob, oa, c.N, c.M, c.K, &alpha, B, ldb, A, lda, &c.beta, C, ldc));
+}
+
+void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
+  const Layout l = c.layout;
+  const Stored sa = stored(c.op_a, c.M, c.K), sb = stored(c.op_b, c.K, c.N), sc{c.M, c.N};
+  const int lda = sa.min_ld(l) + c.pad, ldb = sb.min_ld(l) + c.pad, ldc = sc.min_ld(l) + c.pad;
+  const Buffer a(c.offset + sa.extent(l, lda)), b(c.offset + sb.extent(l, ldb));
+  const Buffer out(c.offset + sc.extent(l, ldc)), ref(out.size);
+  a.write(random_floats(a.size, rng));
+  b.write(random_floats(b.size, rng));
+  const std::vector<float> start = c.beta == 0.0f ? std::vector<float>(out.size, NAN) : random_floats(out.size, rng);
+  out.write(start);
+  ref.write(start);
+  const float alpha = 0.75f;
+  const float *A = a.base + c.offset, *B = b.base + c.offset;
+  float *C = out.base + c.offset;
+
+  const cudaError_t status = sgemm_tuned(l, c.op_a, c.op_b, c.M, c.N, c.K, alpha, A, lda, B, ldb, c.beta, C, ldc);
+  CHECK(cudaDeviceSynchronize());
+  if (c.K > 0) reference(h, c, alpha, A, lda, B, ldb, ref.base + c.offset, ldc);
+  CHECK(cudaDeviceSynchronize());
+  sgemm_tune_runtime::Route route{};
+  CHECK(sgemm_tune_runtime::route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, l, c.op_a, c.op_b, c.M, c.N,
+                                  c.K, A, lda, B, ldb, C, ldc, &route));
+
+  // The M x N elements against cuBLAS (for K = 0 against the definition, C = beta C, with
+  // C = 0 for beta = 0 over NaN: how cuBLAS treats a NaN C then is not what is tested); every
+  // other float of the allocation (offset, row padding) exactly as it started.
+  const std::vector<float> got = out.read();
+  std::vector<float> want = ref.read();
+  std::vector<bool> inside(out.size, false);
+  for (int line = 0; line < sc.lines(l); ++line)
+    for (int i = 0; i < sc.length(l); ++i) {
+      const size_t at = c.offset + size_t(line) * ldc + i;
+      inside[at] = true;
+      if (c.K == 0) want[at] = c.beta == 0.0f ? 0.0f : c.beta * start[at];
+    }
+  double diff = 0, norm = 0;
+  size_t nonfinite = 0, touched = 0;
+  for (size_t i = 0; i < out.size; ++i) {
+    if (!inside[i]) {
+      touched += std::memcmp(&got[i], &start[i], sizeof(float)) != 0;
+      continue;
+    }
+    if (!std::isfinite(got[i])) ++nonfinite;
+    const double d = double(got[i]) - want[i];
+    diff += d * d;
+    norm += double(want[i]) * want[i];
+  }
+  const double error = nonfinite ? INFINITY : norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
+  const bool ok = status == cudaSuccess && error < 1e-4 && touched == 0;
+  char buf[200];
+  std::snprintf(buf, sizeof buf, " %s err=%.1e outside=%zu path=%s", error_name(status).c_str(), error, touched,
+                sgemm_tune_runtime::path_name(route.path));
+  report(ok, describe(c) + buf);
+}
+
+void run_cases() {
+  cublasHandle_t h;
+  CHECK_CUBLAS(cublasCreate(&h));
+  std::mt19937 rng(11);
+  struct Shape {
+    int M, N, K;
+  };
+  // Edge remainders; shapes the test's tuned entries divide (tests/test_gpu_blas.cpp); K = 0;
+  // empty products.
+  const Shape shapes[] = {{127, 129, 131}, {1, 1, 1},     {33, 4096, 17}, {17, 33, 1000}, {512, 512, 512},
+                          {640, 640, 640}, {384, 192, 48}, {64, 48, 0},    {0, 64, 32},    {64, 0, 32}};
+  for (const Shape &s : shapes)
+    for (Layout l : kLayouts)
+      for (Op a : kOps)
+        for (Op b : kOps)
+          for (int pad : {0, 4, 3})
+            for (int offset : {0, 1, 3})
+              for (float beta : {0.0f, 0.5f}) run_case(h, Case{l, a, b, s.M, s.N, s.K, pad, offset, beta}, rng);
+  CHECK_CUBLAS(cublasDestroy(h));
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  const std::string mode = argc == 2 ? argv[1] : "";
+  if (mode == "invalid") {
+    run_invalid();
+  } else if (mode == "cases") {
+    run_cases();
+  } else {
+    std::fprintf(stderr, "usage: %s invalid|cases\n", argv[0]);
+    return 2;
+  }
+  std::printf("%d passed, %d failed\n", g_passed, g_failed);
+  return g_failed ? 1 : 0;
+}

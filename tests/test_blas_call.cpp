@@ -1,0 +1,177 @@
+// The BLAS call of generated headers (kernel_templates/sgemm_blas_call.h), on the CPU: the
+// argument checks against CBLAS's table of leading dimensions, the reduction of every
+// layout and op pair to one row-major product (computed both ways on the CPU, through the
+// stride pairs the bounds-checked kernel reads with), and which calls the fast kernel may
+// read.
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "sgemm_blas_call.h"
+
+namespace sgemm_tune_kernels {
+namespace {
+
+using sgemm_tune::Layout;
+using sgemm_tune::Op;
+
+constexpr Layout kLayouts[] = {Layout::RowMajor, Layout::ColMajor};
+constexpr Op kOps[] = {Op::NoTrans, Op::Trans};
+
+std::string describe(Layout l, Op a, Op b) {
+  return std::string(l == Layout::RowMajor ? "RowMajor" : "ColMajor") + (a == Op::Trans ? " T" : " N") +
+         (b == Op::Trans ? "T" : "N");
+}
+
+// The matrix a CBLAS operand is stored as: op(X) is rows x cols, X itself the transpose
+// when op is Trans; its leading dimension spans a row (row-major) or a column.
+struct Stored {
+  int rows, cols;
+  int min_ld(Layout l) const { return std::max(1, l == Layout::RowMajor ? cols : rows); }
+  int lines(Layout l) const { return l == Layout::RowMajor ? rows : cols; }
+};
+Stored stored(Op op, int op_rows, int op_cols) { return op == Op::Trans ? Stored{op_cols, op_rows} : Stored{op_rows, op_cols}; }
+
+// Element (i, j) of a stored matrix in `layout`.
+float at(const float *x, Layout l, int ld, int i, int j) { return l == Layout::RowMajor ? x[i * ld + j] : x[i + j * ld]; }
+
+struct Call {
+  Layout layout;
+  Op op_a, op_b;
+  int M, N, K, lda, ldb, ldc;
+  const float *A, *B;
+  float *C;
+  RowMajorGemm row_major() const {
+    return to_row_major(layout, op_a, op_b, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc);
+  }
+};
+
+// A call with the least leading dimensions CBLAS allows.
+Call tight_call(Layout l, Op a, Op b, int M, int N, int K, const float *A, const float *B, float *C) {
+  return Call{l, a, b, M, N, K, stored(a, M, K).min_ld(l), stored(b, K, N).min_ld(l), Stored{M, N}.min_ld(l), A, B, C};
+}
+
+float g_buffer[16];
+
+TEST(BlasCall, LeadingDimensionsBelowCblasMinimumAreInvalid) {
+  const int M = 3, N = 5, K = 7;
+  for (Layout l : kLayouts)
+    for (Op a : kOps)
+      for (Op b : kOps) {
+        const Call tight = tight_call(l, a, b, M, N, K, g_buffer, g_buffer, g_buffer);
+        EXPECT_EQ(check_gemm(tight.row_major()), GemmCheck::run) << describe(l, a, b);
+        for (int which = 0; which < 3; ++which) {
+          Call bad = tight;
+          int &ld = which == 0 ? bad.lda : which == 1 ? bad.ldb : bad.ldc;
+          ld -= 1;
+          EXPECT_EQ(check_gemm(bad.row_major()), GemmCheck::invalid)
+              << describe(l, a, b) << ", ld of " << "ABC"[which] << " = " << ld;
+          ld += 2;  // padding is fine
+          EXPECT_EQ(check_gemm(bad.row_major()), GemmCheck::run) << describe(l, a, b) << " padded";
+        }
+        // An empty product still needs leading dimensions of at least 1, as in BLAS.
+        Call empty = tight_call(l, a, b, 0, 0, 0, nullptr, nullptr, nullptr);
+        EXPECT_EQ(empty.lda, 1);
+        EXPECT_EQ(check_gemm(empty.row_major()), GemmCheck::nothing_to_do) << describe(l, a, b);
+        empty.ldc = 0;
+        EXPECT_EQ(check_gemm(empty.row_major()), GemmCheck::invalid) << describe(l, a, b);
+      }
+}
+
+TEST(BlasCall, SizesAndPointers) {
+  float *c = g_buffer;
+  const float *p = g_buffer;
+  const auto check = [](const Call &call) { return check_gemm(call.row_major()); };
+  for (Layout l : kLayouts) {
+    EXPECT_EQ(check(tight_call(l, Op::NoTrans, Op::NoTrans, -1, 4, 4, p, p, c)), GemmCheck::invalid);
+    EXPECT_EQ(check(tight_call(l, Op::NoTrans, Op::NoTrans, 4, -1, 4, p, p, c)), GemmCheck::invalid);
+    EXPECT_EQ(check(tight_call(l, Op::NoTrans, Op::NoTrans, 4, 4, -1, p, p, c)), GemmCheck::invalid);
+    EXPECT_EQ(check(tight_call(l, Op::NoTrans, Op::Trans, 4, 4, 4, nullptr, p, c)), GemmCheck::invalid);
+    EXPECT_EQ(check(tight_call(l, Op::Trans, Op::NoTrans, 4, 4, 4, p, nullptr, c)), GemmCheck::invalid);
+    EXPECT_EQ(check(tight_call(l, Op::Trans, Op::Trans, 4, 4, 4, p, p, nullptr)), GemmCheck::invalid);
+    // K = 0 reads neither operand (C = beta C); M or N = 0 touches nothing at all.
+    EXPECT_EQ(check(tight_call(l, Op::NoTrans, Op::NoTrans, 4, 4, 0, nullptr, nullptr, c)), GemmCheck::run);
+    EXPECT_EQ(check(tight_call(l, Op::NoTrans, Op::NoTrans, 4, 4, 0, p, p, nullptr)), GemmCheck::invalid);
+    EXPECT_EQ(check(tight_call(l, Op::NoTrans, Op::NoTrans, 0, 4, 4, nullptr, nullptr, nullptr)),
+              GemmCheck::nothing_to_do);
+    EXPECT_EQ(check(tight_call(l, Op::Trans, Op::Trans, 4, 0, 4, nullptr, nullptr, nullptr)),
+              GemmCheck::nothing_to_do);
+  }
+  // The shorthand's dense leading dimensions pass even when a size is 0.
+  EXPECT_EQ(check_gemm(dense_row_major(4, 4, 0, 1.0f, nullptr, nullptr, 0.0f, c)), GemmCheck::run);
+  EXPECT_EQ(check_gemm(dense_row_major(0, 0, 0, 1.0f, nullptr, nullptr, 0.0f, nullptr)), GemmCheck::nothing_to_do);
+  EXPECT_EQ(check_gemm(dense_row_major(-1, 4, 4, 1.0f, p, p, 0.0f, c)), GemmCheck::invalid);
+}
+
+// C = op(A) op(B) of a CBLAS call, straight from the definition, against the row-major
+// product it becomes read through strides_of, as the bounds-checked kernel reads it: for
+// every layout and op pair, padded leading dimensions, shapes of three different sizes.
+TEST(BlasCall, EveryLayoutAndOpPairReducesToTheSameRowMajorProduct) {
+  const int M = 3, N = 5, K = 4, pad = 2;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (Layout l : kLayouts)
+    for (Op a : kOps)
+      for (Op b : kOps) {
+        const Stored sa = stored(a, M, K), sb = stored(b, K, N), sc{M, N};
+        const int lda = sa.min_ld(l) + pad, ldb = sb.min_ld(l) + pad, ldc = sc.min_ld(l) + pad;
+        std::vector<float> A(sa.lines(l) * lda), B(sb.lines(l) * ldb), C(sc.lines(l) * ldc, -99.0f);
+        for (float &x : A) x = uniform(rng);
+        for (float &x : B) x = uniform(rng);
+        std::vector<float> expected = C;
+        for (int i = 0; i < M; ++i)
+          for (int j = 0; j < N; ++j) {
+            double sum = 0;
+            for (int k = 0; k < K; ++k) {
+              const float x = a == Op::Trans ? at(A.data(), l, lda, k, i) : at(A.data(), l, lda, i, k);
+              const float y = b == Op::Trans ? at(B.data(), l, ldb, j, k) : at(B.data(), l, ldb, k, j);
+              sum += double(x) * y;
+            }
+            (l == Layout::RowMajor ? expected[i * ldc + j] : expected[i + j * ldc]) = static_cast<float>(sum);
+          }
+
+        const RowMajorGemm g = to_row_major(l, a, b, M, N, K, 1.0f, A.data(), lda, B.data(), ldb, 0.0f, C.data(), ldc);
+        ASSERT_EQ(check_gemm(g), GemmCheck::run) << describe(l, a, b);
+        const OperandStrides s = strides_of(g.lda, g.trans_a), t = strides_of(g.ldb, g.trans_b);
+        for (int i = 0; i < g.M; ++i)
+          for (int j = 0; j < g.N; ++j) {
+            double sum = 0;
+            for (int k = 0; k < g.K; ++k) sum += double(g.A[i * s.row + k * s.col]) * g.B[k * t.row + j * t.col];
+            g.C[i * g.ldc + j] = static_cast<float>(sum);
+          }
+        EXPECT_EQ(C, expected) << describe(l, a, b);
+      }
+}
+
+TEST(BlasCall, OnlyPlainAlignedOperandsGoToTheFastKernel) {
+  alignas(16) static float buffer[64];
+  const float *A = buffer, *B = buffer + 16;
+  float *C = buffer + 32;
+  const auto call = [&](Layout l, Op a, Op b, int lda, int ldb, int ldc, int offset) {
+    return to_row_major(l, a, b, 8, 8, 8, 1.0f, A + offset, lda, B, ldb, 0.0f, C, ldc);
+  };
+  for (Layout l : kLayouts) {
+    // Column-major without transposes is the row-major product of B and A, neither transposed.
+    EXPECT_TRUE(fast_kernel_layout(call(l, Op::NoTrans, Op::NoTrans, 8, 8, 8, 0)));
+    EXPECT_TRUE(fast_kernel_layout(call(l, Op::NoTrans, Op::NoTrans, 12, 16, 20, 0)));
+    EXPECT_FALSE(fast_kernel_layout(call(l, Op::Trans, Op::NoTrans, 8, 8, 8, 0)));
+    EXPECT_FALSE(fast_kernel_layout(call(l, Op::NoTrans, Op::Trans, 8, 8, 8, 0)));
+    EXPECT_FALSE(fast_kernel_layout(call(l, Op::NoTrans, Op::NoTrans, 9, 8, 8, 0)));
+    EXPECT_FALSE(fast_kernel_layout(call(l, Op::NoTrans, Op::NoTrans, 8, 10, 8, 0)));
+    EXPECT_FALSE(fast_kernel_layout(call(l, Op::NoTrans, Op::NoTrans, 8, 8, 11, 0)));
+    EXPECT_FALSE(fast_kernel_layout(call(l, Op::NoTrans, Op::NoTrans, 8, 8, 8, 1)));
+    EXPECT_FALSE(fast_kernel_layout(call(l, Op::NoTrans, Op::NoTrans, 8, 8, 8, 3)));
+  }
+  const RowMajorGemm col = call(Layout::ColMajor, Op::Trans, Op::NoTrans, 8, 12, 16, 0);
+  EXPECT_EQ(col.A, B);
+  EXPECT_EQ(col.lda, 12);
+  EXPECT_FALSE(col.trans_a);
+  EXPECT_EQ(col.B, A);
+  EXPECT_TRUE(col.trans_b);
+}
+
+}  // namespace
+}  // namespace sgemm_tune_kernels

@@ -1,0 +1,111 @@
+// The BLAS entry point of an emitted header on the GPU: tests/sgemm_blas_check.cu, built by
+// nvcc against the header, runs every layout (row- and column-major), op pair, leading
+// dimension (least, padded by 4, padded by 3), operand offset (0, 1 and 3 floats) and beta
+// (0 over a NaN-filled C, 0.5) over edge shapes (127x129x131, 1x1x1, 33x4096x17,
+// 17x33x1000, K = 0, M = 0, N = 0) and shapes the header's tuned entries serve, checking each
+// result against the equivalent cublasSgemm call and that nothing outside C's M x N elements
+// changed. The header is emitted from a database made here for this GPU (no tuning: the
+// entries' timings are made up, their machine code is real), so that the tuned machine code
+// of a data-parallel and of a stream-K tile, and a tile compiled from source, each serve
+// padded operands. Skips, saying so, without a usable GPU or without nvcc.
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "example_program.h"
+#include "gpu_test.h"
+#include "tuned_db_fixture.h"
+
+#include "tuner/emit/header.h"
+#include "tuner/gpu/device_info.h"
+
+namespace sgemm_tune {
+namespace {
+
+// The seed tile as a stream-K kernel.
+const SgemmTile kStreamKTile{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 1};
+
+// One "case ..." line of the program: its words by key ("layout", "ops", "shape", and the
+// key=value words by key), and its verdict.
+std::vector<std::map<std::string, std::string>> parse_cases(const std::string &text) {
+  std::vector<std::map<std::string, std::string>> out;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::vector<std::string> w;
+    for (std::string word; words >> word;) w.push_back(word);
+    if (w.size() < 5 || w[0] != "case") continue;
+    std::map<std::string, std::string> c{{"layout", w[1]}, {"ops", w[2]}, {"shape", w[3]}, {"verdict", w.back()}};
+    for (const std::string &word : w)
+      if (const auto eq = word.find('='); eq != std::string::npos) c[word.substr(0, eq)] = word.substr(eq + 1);
+    c["line"] = line;
+    out.push_back(c);
+  }
+  return out;
+}
+
+// The path that must serve a case: only plain (NoTrans, NoTrans) products with 16-byte
+// aligned rows reach the fast kernel, and only at shapes a tuned tile divides.
+std::string expected_path(const std::map<std::string, std::string> &c) {
+  const bool fast_layout = c.at("ops") == "NN" && c.at("pad") != "3" && c.at("off") == "0";
+  if (!fast_layout) return "default-checked";
+  const std::string &shape = c.at("shape");
+  if (shape == "512x512x512" || shape == "640x640x640") return "tuned-cubin";
+  // Column-major, it is the row-major 192x384x48, which no entry divides.
+  if (shape == "384x192x48" && c.at("layout") == "row") return "tuned-source";
+  return "default-checked";
+}
+
+class GpuBlas : public testing::GpuProgramTest {};
+
+TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
+  const GpuInfo gpu = open_gpu(0);
+  const KernelSource kernel = KernelSource::embedded();
+  CurrentEnvironment env = testing::h200_environment(kernel);
+  env.gpu_name = gpu.name;
+  env.compute_capability = gpu.compute_capability();
+  env.driver_version = gpu.driver_version;
+  {
+    // 512^3: a data-parallel tile; 640^3: a stream-K one whose 50 tiles are all split
+    // (prepare pass, atomics); both shipped as machine code. 384x192x48: the seed tile as if
+    // tuned under another NVRTC, which emit cannot compile again, so nvcc compiles it.
+    ResultStore store((dir_ / "tune.db").string());
+    const Fingerprint current = env.fingerprint_for(env.gpu_name, env.compute_capability);
+    const std::int64_t run = store.begin_run(testing::h200_provenance(current));
+    store.record(run, testing::ok_row(Shape{512, 512, 512}, testing::kBigTile, 0.010, 0.010));
+    store.record(run, testing::ok_row(Shape{640, 640, 640}, kStreamKTile, 0.020, 0.020));
+    store.finish_run(run, true);
+    testing::record_under_other_nvrtc(store, env, Shape{384, 192, 48}, testing::kSeedTile);
+    const EmittedHeader header = testing::emit_into(dir_, store, env, kernel);
+    ASSERT_EQ(header.entries, 3u);
+    ASSERT_EQ(header.with_code, 2u);
+  }
+
+  const std::string program = (dir_ / "sgemm_blas_check").string();
+  const testing::CommandOutput built = testing::build_blas_check(dir_.string(), gpu.arch(), program);
+  ASSERT_EQ(built.exit_code, 0) << "the emitted header's BLAS check does not build:\n" << built.text;
+  const testing::CommandOutput ran = testing::run_command(program + " cases");
+  std::cout << ran.text << std::flush;
+  EXPECT_EQ(ran.exit_code, 0) << "a result differs from cuBLAS, touched memory outside C, or a call failed";
+
+  const auto cases = parse_cases(ran.text);
+  // 10 shapes x 2 layouts x 4 op pairs x 3 paddings x 3 offsets x 2 betas.
+  EXPECT_EQ(cases.size(), 1440u);
+  std::map<std::string, int> by_path;
+  for (const auto &c : cases) {
+    EXPECT_EQ(c.at("verdict"), "ok") << c.at("line");
+    EXPECT_EQ(c.at("path"), expected_path(c)) << c.at("line");
+    ++by_path[c.at("path")];
+  }
+  // Each of the header's paths served some of them.
+  for (const char *path : {"tuned-cubin", "tuned-source", "default-checked"})
+    EXPECT_GT(by_path[path], 0) << path;
+}
+
+}  // namespace
+}  // namespace sgemm_tune
