@@ -188,6 +188,9 @@ TEST_F(GpuPipeline, KilledRunResumesWithoutMeasuringAgain) {
   o.space.strategy.kind = StrategySettings::Kind::exhaustive;
   const TuneReport r = run_tuning(o);
   EXPECT_EQ(r.counts.reused, static_cast<std::size_t>(before));
+  // The killed run, left 'running', was marked interrupted by the run that resumed it.
+  EXPECT_EQ(row(r, "SELECT COUNT(*), SUM(status = 'interrupted') FROM runs WHERE id <> ?1"),
+            (std::vector<std::int64_t>{1, 1}));
   EXPECT_GT(r.counts.ok, 0u) << "the killed run had measured everything: nothing was resumed";
   // Every (candidate, shape) pair measured exactly once across the two runs, and all ranked.
   const std::vector<std::int64_t> pairs =
