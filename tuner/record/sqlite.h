@@ -82,7 +82,6 @@ class Statement {
     while (step()) {
     }
   }
-  void reset();
 
   // Columns are numbered from 0.
   int column_count() const;
