@@ -18,7 +18,13 @@ namespace sgemm_tune_kernels {
 // Enumerators, not constexpr variables: a namespace-scope constant has internal linkage and
 // NVRTC emits it into the cubin under a name that differs between processes, which would
 // make the machine code of one configuration differ from compile to compile.
-enum : int { kWarpSize = 32, kMaxThreadsPerBlock = 1024 };
+// kIntMax is INT_MAX, spelt out because NVRTC has no <climits>; kMaxGridY is the largest
+// y dimension of a grid on every architecture.
+enum : int { kWarpSize = 32, kMaxThreadsPerBlock = 1024, kIntMax = 2147483647, kMaxGridY = 65535 };
+
+// The z slices of a stream-K launch's prepare pass (tile_launch_plan, below), which share out
+// each tile's rows.
+enum : int { kStreamKPreparePass = 2 };
 
 // One point of the search space: block tile BM x BN, K slice BK, warp tile WM x WN split
 // into WNITER column sub-tiles, thread tile TM x TN, the depth of the shared-memory
@@ -36,11 +42,16 @@ struct SgemmTile {
 };
 
 // Why a configuration cannot be instantiated. The order is the order of the checks.
+// Validity is what the template needs to compile and to compute C for every shape that
+// shape_fits_tile accepts, on any architecture it supports. What depends on the GPU (shared
+// memory and registers per block, residency) is the pruner's business: the rules cannot
+// know the target, and the same tile is valid on sm_80 and sm_90 alike.
 enum class TileRule : int {
   ok = 0,
   non_positive,          // every size must be >= 1
   switch_value,          // PREFETCH and STREAMK must be 0 or 1
   too_few_stages,        // the pipeline needs at least two shared-memory stages
+  too_large,             // BM*BN and the shared memory in bytes must fit in an int
   warp_tile_split,       // BM % WM and BN % WN must be 0
   thread_count,          // (BM/WM)*(BN/WN) warps must make 1..1024 threads
   warp_iterations,       // WM*WN must be a multiple of 32*TM*TN*WNITER (WMITER >= 1)
@@ -48,12 +59,19 @@ enum class TileRule : int {
   vector_width,          // BK and TN must be multiples of 4: A is read and C written as float4
   a_load_mapping,        // the threads must cover the A tile in whole float4 passes
   b_load_mapping,        // the threads must cover the B tile in whole float4 passes
+  prepare_split,         // BM % kStreamKPreparePass must be 0: the prepare pass splits the rows
 };
 
+// The threads of a block: a warp per WM x WN part of the block tile. 0 for sizes below 1 or
+// a count beyond an int, so that it is safe on any input.
 SGEMM_TUNE_HD constexpr int tile_threads(const SgemmTile &t) {
-  return (t.BM / t.WM) * (t.BN / t.WN) * kWarpSize;
+  if (t.BM < 1 || t.BN < 1 || t.WM < 1 || t.WN < 1) return 0;
+  const int warps_m = t.BM / t.WM, warps_n = t.BN / t.WN;
+  if (warps_n > 0 && warps_m > kIntMax / kWarpSize / warps_n) return 0;
+  return warps_m * warps_n * kWarpSize;
 }
 
+// The helpers below, unlike tile_threads and check_tile, assume a tile check_tile accepts.
 SGEMM_TUNE_HD constexpr int tile_warp_m_iterations(const SgemmTile &t) {
   return (t.WM * t.WN) / (kWarpSize * t.TM * t.TN * t.WNITER);
 }
@@ -80,20 +98,23 @@ SGEMM_TUNE_HD constexpr int tile_a_offset(const SgemmTile &t, int k, int row) {
 }
 
 // Up to the end of the last group; a multiple of 4 floats, as cp.async needs of the stages
-// that follow.
-SGEMM_TUNE_HD constexpr int tile_a_stage_floats(const SgemmTile &t) {
-  return t.BK * t.BM + (t.BK / 4 - 1) * tile_a_group_skew(t);
+// that follow. The stage sizes are 64-bit so that check_tile can judge any positive sizes
+// with them (A and B together stay below 2^63 for sizes up to INT_MAX).
+SGEMM_TUNE_HD constexpr long long tile_a_stage_floats(const SgemmTile &t) {
+  return static_cast<long long>(t.BK) * t.BM + static_cast<long long>(t.BK / 4 - 1) * tile_a_group_skew(t);
 }
-SGEMM_TUNE_HD constexpr int tile_b_stage_floats(const SgemmTile &t) { return t.BK * t.BN; }
+SGEMM_TUNE_HD constexpr long long tile_b_stage_floats(const SgemmTile &t) {
+  return static_cast<long long>(t.BK) * t.BN;
+}
 
 // Dynamic shared memory of one block: STAGES copies of the A and B tiles.
 SGEMM_TUNE_HD constexpr int tile_smem_bytes(const SgemmTile &t) {
-  return t.STAGES * (tile_a_stage_floats(t) + tile_b_stage_floats(t)) * 4;
+  return static_cast<int>(t.STAGES * (tile_a_stage_floats(t) + tile_b_stage_floats(t)) * 4);
 }
 
 // Dynamic shared memory of the bounds-checked variant: one stage.
 SGEMM_TUNE_HD constexpr int tile_checked_smem_bytes(const SgemmTile &t) {
-  return (tile_a_stage_floats(t) + tile_b_stage_floats(t)) * 4;
+  return static_cast<int>((tile_a_stage_floats(t) + tile_b_stage_floats(t)) * 4);
 }
 
 // Floats each thread keeps live through the K loop: accumulators, the fragment arrays
@@ -106,18 +127,34 @@ SGEMM_TUNE_HD constexpr int tile_live_floats(const SgemmTile &t) {
   return (t.WM * t.WN) / kWarpSize + fragments + a_prefetch;
 }
 
+// Whether the ints the kernel and these rules compute from a tile stay in range: the block
+// tile's elements (BM*BN, which bounds the warp tile and a thread's accumulators and the
+// prepare pass's loop) and the shared memory of all stages in bytes (which bounds every
+// shared-memory offset). Safe for any positive sizes.
+SGEMM_TUNE_HD constexpr bool tile_sizes_fit_int(const SgemmTile &t) {
+  if (t.BM > kIntMax / t.BN) return false;
+  return tile_a_stage_floats(t) + tile_b_stage_floats(t) <= kIntMax / 4 / t.STAGES;
+}
+
+// Safe on any int input: nothing below overflows, whatever the fields hold, because sizes
+// are bounded (too_large) before they are multiplied.
 SGEMM_TUNE_HD constexpr TileRule check_tile(const SgemmTile &t) {
   if (t.BM < 1 || t.BN < 1 || t.BK < 1 || t.WM < 1 || t.WN < 1 || t.WNITER < 1 || t.TM < 1 ||
       t.TN < 1 || t.STAGES < 1)
     return TileRule::non_positive;
   if (t.PREFETCH < 0 || t.PREFETCH > 1 || t.STREAMK < 0 || t.STREAMK > 1) return TileRule::switch_value;
   if (t.STAGES < 2) return TileRule::too_few_stages;
+  if (!tile_sizes_fit_int(t)) return TileRule::too_large;
   if (t.BM % t.WM != 0 || t.BN % t.WN != 0) return TileRule::warp_tile_split;
   const int threads = tile_threads(t);
   if (threads < kWarpSize || threads > kMaxThreadsPerBlock) return TileRule::thread_count;
-  const int per_iteration = kWarpSize * t.TM * t.TN * t.WNITER;
-  if ((t.WM * t.WN) % per_iteration != 0 || (t.WM * t.WN) / per_iteration < 1)
-    return TileRule::warp_iterations;
+  // WM*WN <= BM*BN fits; each factor of 32*TM*TN*WNITER is bounded by it before it is taken.
+  const int warp_area = t.WM * t.WN;
+  if (t.TM > warp_area / t.TN) return TileRule::warp_iterations;
+  const int thread_area = t.TM * t.TN;
+  if (t.WNITER > warp_area / thread_area / kWarpSize) return TileRule::warp_iterations;
+  const int per_iteration = kWarpSize * thread_area * t.WNITER;
+  if (warp_area % per_iteration != 0) return TileRule::warp_iterations;
   const int wmiter = tile_warp_m_iterations(t);
   if (t.WM % wmiter != 0 || t.WN % t.WNITER != 0) return TileRule::warp_subtile;
   const int wsubm = t.WM / wmiter;
@@ -135,6 +172,9 @@ SGEMM_TUNE_HD constexpr TileRule check_tile(const SgemmTile &t) {
   if (threads % b_vectors_per_row != 0) return TileRule::b_load_mapping;
   const int b_rows_per_pass = threads / b_vectors_per_row;
   if (b_rows_per_pass > t.BK || t.BK % b_rows_per_pass != 0) return TileRule::b_load_mapping;
+  // The prepare pass is instantiated with every kernel, STREAMK = 0 too: the kernel tells the
+  // passes apart at run time, so its static_assert holds every tile to it.
+  if (t.BM % kStreamKPreparePass != 0) return TileRule::prepare_split;
   return TileRule::ok;
 }
 
@@ -144,6 +184,7 @@ SGEMM_TUNE_HD constexpr const char *tile_rule_text(TileRule r) {
     case TileRule::non_positive: return "every size parameter must be at least 1";
     case TileRule::switch_value: return "PREFETCH and STREAMK must be 0 or 1";
     case TileRule::too_few_stages: return "STAGES must be at least 2";
+    case TileRule::too_large: return "BM*BN and the shared memory in bytes must fit in an int";
     case TileRule::warp_tile_split: return "BM must be a multiple of WM and BN a multiple of WN";
     case TileRule::thread_count: return "(BM/WM)*(BN/WN)*32 threads must be between 32 and 1024";
     case TileRule::warp_iterations: return "WM*WN must be a multiple of 32*TM*TN*WNITER";
@@ -151,13 +192,20 @@ SGEMM_TUNE_HD constexpr const char *tile_rule_text(TileRule r) {
     case TileRule::vector_width: return "BK and TN must be multiples of 4 (float4 access)";
     case TileRule::a_load_mapping: return "threads cannot cover the BM x BK tile of A in whole float4 passes";
     case TileRule::b_load_mapping: return "threads cannot cover the BK x BN tile of B in whole float4 passes";
+    case TileRule::prepare_split: return "BM must be even: the stream-K prepare pass splits a tile's rows in two";
   }
   return "unknown rule";
 }
 
-// The fast-path kernel has no bounds checks: the problem must divide into whole tiles.
+// The fast-path kernel has no bounds checks: the problem must divide into whole tiles. It
+// takes M, N and K as ints and addresses A, B and C within a tile's rows with int offsets
+// (below BM*K, BK*N and WM*N), and a data-parallel launch puts M/BM blocks in the grid's y
+// dimension; shapes beyond those take the bounds-checked kernel.
 SGEMM_TUNE_HD constexpr bool shape_fits_tile(const SgemmTile &t, long long M, long long N, long long K) {
-  return M > 0 && N > 0 && K > 0 && M % t.BM == 0 && N % t.BN == 0 && K % t.BK == 0;
+  if (t.BM < 1 || t.BN < 1 || t.BK < 1 || t.WM < 1) return false;
+  if (M < 1 || N < 1 || K < 1 || M % t.BM != 0 || N % t.BN != 0 || K % t.BK != 0) return false;
+  if (M > kIntMax || K > kIntMax / t.BM || N > kIntMax / t.BK || N > kIntMax / t.WM) return false;
+  return t.STREAMK || M / t.BM <= kMaxGridY;
 }
 
 // How the fast kernel is launched for one problem. A data-parallel tile (STREAMK = 0) is
@@ -167,7 +215,6 @@ SGEMM_TUNE_HD constexpr bool shape_fits_tile(const SgemmTile &t, long long M, lo
 // atomically; the kernel tells the passes apart by gridDim.z, and the prepare pass's z
 // slices share each tile's rows), and the compute pass, grid (persistent_blocks, 1, 1).
 // persistent_blocks is the number of blocks the GPU holds at once: SMs x blocks per SM.
-enum : int { kStreamKPreparePass = 2 };
 
 struct SgemmLaunchPlan {
   bool prepare;          // launch the prepare pass first

@@ -1,5 +1,6 @@
 // The compile pool through real NVRTC for sm_90: every tile given comes back exactly once,
 // compiled or with the error that stopped it.
+#include <algorithm>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -33,12 +34,11 @@ TEST(CompilePool, ReturnsEveryTileExactlyOnce) {
   tiles.push_back(broken);
 
   CompilePool pool(KernelSource::embedded(), sm90(), tiles, 2);
-  EXPECT_EQ(pool.size(), tiles.size());
-  std::multiset<std::size_t> seen;
+  std::multiset<std::size_t> seen;  // positions in `tiles` (all distinct) of what came back
   while (auto outcome = pool.next()) {
-    ASSERT_LT(outcome->index, tiles.size());
-    seen.insert(outcome->index);
-    EXPECT_EQ(outcome->tile, tiles[outcome->index]);
+    const auto at = std::find(tiles.begin(), tiles.end(), outcome->tile);
+    ASSERT_NE(at, tiles.end());
+    seen.insert(static_cast<std::size_t>(at - tiles.begin()));
     EXPECT_GT(outcome->seconds, 0);
     if (outcome->tile == broken) {
       EXPECT_FALSE(outcome->kernel);

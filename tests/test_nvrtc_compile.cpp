@@ -1,11 +1,21 @@
 // NVRTC compiles for an explicit architecture with no GPU present, so these run in CI.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "tuner/common/errors.h"
 #include "tuner/compile/nvrtc_compiler.h"
+#include "wide_tile_space.h"
 
 namespace sgemm_tune {
 namespace {
@@ -64,6 +74,103 @@ TEST(NvrtcCompile, InvalidTileFailsTheKernelsOwnStaticAssert) {
     EXPECT_NE(std::string(e.what()).find("--gpu-architecture=sm_90"), std::string::npos);
     EXPECT_NE(e.log().find("invalid SGEMM tile configuration"), std::string::npos) << e.log();
   }
+}
+
+TEST(NvrtcCompile, TileRejectedOnlyByThePreparePassFailsToCompile) {
+  // Every other rule holds: without the prepare_split rule this tile would reach NVRTC.
+  const SgemmTile t{1, 128, 128, 1, 128, 1, 1, 4, 2, 0, 0};
+  ASSERT_EQ(sgemm_tune_kernels::check_tile(t), TileRule::prepare_split);
+  try {
+    compile_every_kernel(KernelSource::embedded(), CompileOptions{}, t);
+    FAIL() << "compiled a tile whose rows the prepare pass cannot split";
+  } catch (const CompileError &e) {
+    EXPECT_NE(e.log().find("the prepare pass splits a tile's rows evenly"), std::string::npos) << e.log();
+  }
+}
+
+// What NVRTC's time for a tile grows with, roughly (2 to 4 ms a unit): the bounds-checked
+// kernel unrolls all BK steps of the FFMAs and fragment loads, the fast one 8 of them (with
+// more accumulators than registers, ptxas works hardest there), and its prologue STAGES - 1
+// loads of the A and B tiles.
+long long compile_cost(const SgemmTile &t) {
+  const int threads = sgemm_tune_kernels::tile_threads(t);
+  const int wmiter = sgemm_tune_kernels::tile_warp_m_iterations(t);
+  const long long step = t.WM * t.WN / 32 + wmiter * t.TM + t.WNITER * t.TN;
+  const long long a_passes = 1LL * t.BM * t.BK / threads / 4, b_passes = 1LL * t.BK * t.BN / threads / 4;
+  return (t.BK + 16) * step + t.STAGES * (5 * a_passes + b_passes);
+}
+
+// A deterministic, varied sample of the tiles the rules accept in the wide space: each pick
+// is the tile that shows the most parameter values and thread counts not shown yet (the
+// cheapest to compile, then the first enumerated, on a tie), then tiles spread evenly over
+// the rest. The pool leaves out the tiles that take NVRTC more than a few seconds.
+std::vector<SgemmTile> varied_accepted_sample(std::size_t count) {
+  std::vector<SgemmTile> pool;
+  for_each_wide_tile([&](const SgemmTile &t) {
+    if (sgemm_tune_kernels::check_tile(t) == TileRule::ok && compile_cost(t) <= 1500) pool.push_back(t);
+  });
+  auto features = [](const SgemmTile &t) {
+    std::vector<std::pair<int, int>> f;
+    for (std::size_t p = 0; p < kTileParameters.size(); ++p) f.emplace_back(static_cast<int>(p), tile_parameter(t, p));
+    f.emplace_back(-1, sgemm_tune_kernels::tile_threads(t));
+    return f;
+  };
+  std::set<std::pair<int, int>> shown;
+  std::vector<bool> taken(pool.size());
+  std::vector<SgemmTile> sample;
+  while (sample.size() < count && sample.size() < pool.size()) {
+    std::size_t best = pool.size();
+    int best_new = 0;
+    long long best_cost = 0;
+    for (std::size_t i = 0; i < pool.size(); ++i) {
+      if (taken[i]) continue;
+      int fresh = 0;
+      for (const auto &f : features(pool[i])) fresh += !shown.count(f);
+      if (fresh == 0 || fresh < best_new) continue;
+      const long long cost = compile_cost(pool[i]);
+      if (fresh > best_new || cost < best_cost) best = i, best_new = fresh, best_cost = cost;
+    }
+    if (best == pool.size()) {  // everything is shown: spread the rest over the pool
+      best = sample.size() * 7919 % pool.size();
+      while (taken[best]) best = (best + 1) % pool.size();
+    }
+    taken[best] = true;
+    for (const auto &f : features(pool[best])) shown.insert(f);
+    sample.push_back(pool[best]);
+  }
+  return sample;
+}
+
+TEST(NvrtcCompile, TilesTheRulesAcceptCompile) {
+  const std::vector<SgemmTile> sample = varied_accepted_sample(36);
+  ASSERT_EQ(sample.size(), 36u);
+  const KernelSource source = KernelSource::embedded();
+  std::atomic<std::size_t> next{0};
+  std::mutex mutex;
+  std::vector<std::string> failures;
+  std::vector<std::pair<double, std::string>> times;
+  auto work = [&] {
+    for (std::size_t i; (i = next++) < sample.size();) {
+      const auto start = std::chrono::steady_clock::now();
+      std::string failure;
+      try {
+        compile_every_kernel(source, CompileOptions{}, sample[i]);
+      } catch (const CompileError &e) {
+        failure = describe_tile(sample[i]) + ": " + e.what() + "\n" + e.log().substr(0, 2000);
+      }
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!failure.empty()) failures.push_back(failure);
+      times.emplace_back(s, describe_tile(sample[i]));
+    }
+  };
+  std::thread helper(work);
+  work();
+  helper.join();
+  for (const auto &f : failures) ADD_FAILURE() << f;
+  std::sort(times.rbegin(), times.rend());
+  std::printf("%zu tiles, both kernels each; slowest %.1f s (%s)\n", times.size(), times.front().first,
+              times.front().second.c_str());
 }
 
 TEST(NvrtcCompile, BadOptionCarriesTheLog) {

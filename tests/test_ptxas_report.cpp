@@ -26,7 +26,6 @@ TEST(PtxasReport, ReadsTheNamedFunction) {
   const auto bar = parse_ptxas_report(kReport, "_Z3barPf");
   ASSERT_TRUE(bar);
   EXPECT_EQ(bar->registers, 255);
-  EXPECT_EQ(bar->stack_frame_bytes, 48);
   EXPECT_EQ(bar->spill_store_bytes, 40);
   EXPECT_EQ(bar->spill_load_bytes, 36);
   EXPECT_TRUE(bar->spills());

@@ -65,4 +65,8 @@ std::string kernel_name_expression(const SgemmTile &tile) {
   return "sgemm_tune_kernels::sgemm_double_buffered<" + tile_arguments(tile) + ">";
 }
 
+std::string bounds_checked_name_expression(const SgemmTile &tile) {
+  return "sgemm_tune_kernels::sgemm_bounds_checked<" + tile_arguments(tile) + ">";
+}
+
 }  // namespace sgemm_tune

@@ -26,5 +26,7 @@ struct KernelSource {
 
 // The C++ name of the kernel instantiated for a tile, for nvrtcAddNameExpression.
 std::string kernel_name_expression(const SgemmTile &tile);
+// The same for the bounds-checked kernel of the tile.
+std::string bounds_checked_name_expression(const SgemmTile &tile);
 
 }  // namespace sgemm_tune

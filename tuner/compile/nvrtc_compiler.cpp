@@ -9,10 +9,16 @@ namespace {
 
 class NvrtcProgram {
  public:
-  NvrtcProgram(const std::string &text, const char *name, const std::vector<const char *> &header_texts,
-               const std::vector<const char *> &header_names) {
-    check(nvrtcCreateProgram(&prog_, text.c_str(), name, static_cast<int>(header_texts.size()),
-                             header_texts.data(), header_names.data()),
+  // A program of the kernel template: one unit that includes its entry header.
+  explicit NvrtcProgram(const KernelSource &source) {
+    std::vector<const char *> texts, names;
+    for (const auto &[name, text] : source.headers) {
+      names.push_back(name.c_str());
+      texts.push_back(text.c_str());
+    }
+    const std::string unit = "#include \"" + source.entry_header + "\"\n";
+    check(nvrtcCreateProgram(&prog_, unit.c_str(), "sgemm_tune_instance.cu", static_cast<int>(texts.size()),
+                             texts.data(), names.data()),
           "nvrtcCreateProgram");
   }
   ~NvrtcProgram() {
@@ -29,6 +35,26 @@ class NvrtcProgram {
     std::string text(size, '\0');
     if (nvrtcGetProgramLog(prog_, text.data()) != NVRTC_SUCCESS) return {};
     while (!text.empty() && text.back() == '\0') text.pop_back();
+    return text;
+  }
+
+  // Compiles the template's instances named by `names`; returns the log, read before the
+  // result is judged because on failure it is the explanation.
+  std::string compile(const CompileOptions &options, const std::vector<std::string> &names) {
+    std::string listed;
+    for (const auto &name : names) {
+      check(nvrtcAddNameExpression(prog_, name.c_str()), "nvrtcAddNameExpression");
+      listed += (listed.empty() ? "" : " and ") + name;
+    }
+    const std::vector<std::string> opts = options.nvrtc_options();
+    std::vector<const char *> opt_ptrs;
+    for (const auto &o : opts) opt_ptrs.push_back(o.c_str());
+    const nvrtcResult result = nvrtcCompileProgram(prog_, static_cast<int>(opt_ptrs.size()), opt_ptrs.data());
+    std::string text = log();
+    if (result != NVRTC_SUCCESS)
+      throw CompileError("NVRTC could not compile " + listed + " (" + nvrtcGetErrorString(result) +
+                             ") with options: " + options.to_string(),
+                         text);
     return text;
   }
 
@@ -63,26 +89,8 @@ CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &
   CompiledKernel out;
   out.tile = tile;
   out.name_expression = kernel_name_expression(tile);
-
-  std::vector<const char *> texts, names;
-  for (const auto &[name, text] : source.headers) {
-    names.push_back(name.c_str());
-    texts.push_back(text.c_str());
-  }
-  const std::string unit = "#include \"" + source.entry_header + "\"\n";
-  NvrtcProgram prog(unit, "sgemm_tune_instance.cu", texts, names);
-  prog.check(nvrtcAddNameExpression(prog.get(), out.name_expression.c_str()), "nvrtcAddNameExpression");
-
-  const std::vector<std::string> opts = options.nvrtc_options();
-  std::vector<const char *> opt_ptrs;
-  for (const auto &o : opts) opt_ptrs.push_back(o.c_str());
-  const nvrtcResult result = nvrtcCompileProgram(prog.get(), static_cast<int>(opt_ptrs.size()), opt_ptrs.data());
-  // The log is read before the result is judged: on failure it is the explanation.
-  out.log = prog.log();
-  if (result != NVRTC_SUCCESS)
-    throw CompileError("NVRTC could not compile " + out.name_expression + " (" + nvrtcGetErrorString(result) +
-                           ") with options: " + options.to_string(),
-                       out.log);
+  NvrtcProgram prog(source);
+  out.log = prog.compile(options, {out.name_expression});
 
   const char *lowered = nullptr;
   prog.check(nvrtcGetLoweredName(prog.get(), out.name_expression.c_str(), &lowered), "nvrtcGetLoweredName");
@@ -103,6 +111,11 @@ CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &
   out.usage = *usage;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
+}
+
+void compile_every_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile) {
+  NvrtcProgram prog(source);
+  prog.compile(options, {kernel_name_expression(tile), bounds_checked_name_expression(tile)});
 }
 
 std::string nvrtc_version() {

@@ -45,6 +45,11 @@ class CompileError : public std::runtime_error {
 // Thread-safe: each call owns its NVRTC program. Throws CompileError.
 CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile);
 
+// Compiles every kernel the template instantiates for a tile, the fast one and the
+// bounds-checked one, in one program, and keeps no machine code: the check that the tile
+// rules admit nothing the compiler refuses. Throws CompileError.
+void compile_every_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile);
+
 // "13.0"
 std::string nvrtc_version();
 

@@ -28,7 +28,6 @@ std::optional<ResourceUsage> parse_ptxas_report(const std::string &log, const st
     }
     if (!in_function) continue;
     if (std::regex_search(line, m, frame)) {
-      usage.stack_frame_bytes = std::stoi(m[1]);
       usage.spill_store_bytes = std::stoi(m[2]);
       usage.spill_load_bytes = std::stoi(m[3]);
     } else if (std::regex_search(line, m, used)) {

@@ -11,7 +11,6 @@ struct ResourceUsage {
   int registers = 0;
   int spill_store_bytes = 0;
   int spill_load_bytes = 0;
-  int stack_frame_bytes = 0;
   int static_smem_bytes = 0;
   bool spills() const { return spill_store_bytes > 0 || spill_load_bytes > 0; }
 };

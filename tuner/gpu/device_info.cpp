@@ -57,7 +57,6 @@ GpuInfo open_gpu(int device) {
   int clock_khz = 0;
   if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device) == cudaSuccess) info.clock_mhz = clock_khz / 1000;
   info.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
-  info.total_memory = prop.totalGlobalMem;
   int v = 0;
   SGEMM_CUDA_CHECK(cudaDriverGetVersion(&v));
   info.driver_version = cuda_version_string(v);

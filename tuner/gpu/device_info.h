@@ -18,7 +18,6 @@ struct GpuInfo {
   std::string driver_version;   // "13.0 (580.159.04)": CUDA version the driver supports, and its release
   std::string runtime_version;  // CUDA runtime linked in, "13.0"
   std::size_t l2_bytes = 0;
-  std::size_t total_memory = 0;
   std::string arch() const { return sm_arch(compute_major, compute_minor); }
   std::string compute_capability() const { return std::to_string(compute_major) + "." + std::to_string(compute_minor); }
 };

@@ -20,7 +20,6 @@ void CompilePool::work() {
     const std::size_t i = next_job_++;
     if (i >= tiles_.size()) return;
     CompileOutcome out;
-    out.index = i;
     out.tile = tiles_[i];
     const auto start = std::chrono::steady_clock::now();
     try {

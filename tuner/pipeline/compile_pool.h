@@ -16,7 +16,6 @@
 namespace sgemm_tune {
 
 struct CompileOutcome {
-  std::size_t index = 0;  // position in the list given to the pool
   SgemmTile tile{};
   std::optional<CompiledKernel> kernel;  // empty when compilation failed
   std::string error;                     // one line
@@ -33,7 +32,6 @@ class CompilePool {
 
   // Blocks until a compilation finishes; nullopt once every candidate has been returned.
   std::optional<CompileOutcome> next();
-  std::size_t size() const { return tiles_.size(); }
 
  private:
   void work();

@@ -112,11 +112,6 @@ bool Statement::step() {
   db_->fail("running a statement", sql_, code);
 }
 
-void Statement::reset() {
-  sqlite3_reset(stmt_);
-  sqlite3_clear_bindings(stmt_);
-}
-
 std::string Statement::column_blob(int column) const {
   const auto *data = static_cast<const char *>(sqlite3_column_blob(stmt_, column));
   return data ? std::string(data, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column))) : std::string();

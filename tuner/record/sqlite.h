@@ -92,7 +92,6 @@ class Statement {
     while (step()) {
     }
   }
-  void reset();
 
   // Columns are numbered from 0; column(name) finds one by the name the SELECT gives it
   // (throws SqliteError naming it when there is none).

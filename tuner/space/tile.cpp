@@ -17,11 +17,15 @@ void set_tile_parameter(SgemmTile &tile, std::size_t index, int value) { tile.*k
 std::optional<long long> tile_quantity(const SgemmTile &tile, std::string_view name) {
   for (std::size_t i = 0; i < kTileParameters.size(); ++i)
     if (kTileParameters[i] == name) return tile_parameter(tile, i);
-  // Derived quantities are only meaningful for tiles whose ratios are defined.
-  const bool divisible = tile.WM > 0 && tile.WN > 0;
-  if (name == "THREADS") return divisible ? sgemm_tune_kernels::tile_threads(tile) : 0;
-  if (name == "SMEM_BYTES") return tile.BK > 0 ? sgemm_tune_kernels::tile_smem_bytes(tile) : 0;
-  return std::nullopt;
+  // Any values may reach here, valid or not: tile_threads is 0 where no count is defined,
+  // and shared memory too large for 64 bits leaves a constraint undefined, as overflow does.
+  if (name == "THREADS") return sgemm_tune_kernels::tile_threads(tile);
+  if (name != "SMEM_BYTES") return std::nullopt;
+  if (tile.BM < 1 || tile.BN < 1 || tile.BK < 1 || tile.STAGES < 1) return 0;
+  const long long stage = sgemm_tune_kernels::tile_a_stage_floats(tile) + sgemm_tune_kernels::tile_b_stage_floats(tile);
+  long long bytes = 0;
+  if (__builtin_mul_overflow(stage, 4LL * tile.STAGES, &bytes)) return std::nullopt;
+  return bytes;
 }
 
 std::string describe_tile(const SgemmTile &tile) {
@@ -50,6 +54,7 @@ std::string_view tile_rule_code(TileRule rule) {
     case TileRule::non_positive: return "non_positive";
     case TileRule::switch_value: return "switch_value";
     case TileRule::too_few_stages: return "too_few_stages";
+    case TileRule::too_large: return "too_large";
     case TileRule::warp_tile_split: return "warp_tile_split";
     case TileRule::thread_count: return "thread_count";
     case TileRule::warp_iterations: return "warp_iterations";
@@ -57,6 +62,7 @@ std::string_view tile_rule_code(TileRule rule) {
     case TileRule::vector_width: return "vector_width";
     case TileRule::a_load_mapping: return "a_load_mapping";
     case TileRule::b_load_mapping: return "b_load_mapping";
+    case TileRule::prepare_split: return "prepare_split";
   }
   return "unknown";
 }

@@ -25,9 +25,6 @@ inline constexpr std::size_t kFirstSwitchParameter = 9;
 // The smallest value a parameter may take: 1 for sizes, 0 for switches.
 constexpr int tile_parameter_min(std::size_t index) { return index >= kFirstSwitchParameter ? 0 : 1; }
 
-// Quantities a constraint may name besides the parameters.
-inline constexpr std::array<std::string_view, 2> kDerivedQuantities = {"THREADS", "SMEM_BYTES"};
-
 int tile_parameter(const SgemmTile &tile, std::size_t index);
 void set_tile_parameter(SgemmTile &tile, std::size_t index, int value);
 
