@@ -1,0 +1,319 @@
+// Shapes nobody tuned: a seeded random set of problems in every layout and op pair, some with
+// padded leading dimensions or unaligned operands, and the tuned suite's shapes, each run by
+// sgemm_tuned() from a generated header and by the equivalent cublasSgemm on the same
+// operands. Both are verified (beta = 0 over a NaN-filled C, and beta = 0.5, relative
+// Frobenius error against cuBLAS) and timed in alternating rounds. One line per problem, then
+// geometric means of cuBLAS time / tuned time and the worst problem; exit 1 if any failed.
+//   bench_shapes [--seed S] [--count N]   (default seed 1, 48 random problems; needs a GPU)
+//   bench_shapes --self-test [--seed S] [--count N]   the cuBLAS mapping and the problem set, no GPU
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include SGEMM_TUNED_HEADER
+
+#include "../example/cuda_check.h"
+#include "blas_mapping.h"
+#include "problems.h"
+#include "self_test.h"
+
+namespace {
+
+using namespace bench_shapes;
+
+constexpr float kAlpha = 0.75f;
+constexpr double kTolerance = 1e-4;
+constexpr int kRounds = 5;         // alternating rounds per side; the median is reported
+constexpr double kRoundMs = 2.0;   // each round launches until about this much GPU time
+constexpr int kMaxLaunches = 1000; // per round, for products that take microseconds
+
+__global__ void fill(float *p, size_t n, unsigned long long seed, float value, bool random) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    unsigned long long x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    p[i] = random ? float(x >> 40) * (2.0f / 16777216.0f) - 1.0f : value;
+  }
+}
+
+// Device memory for one operand: `offset` floats, then the operand's extent (at least one
+// float), so that the operand starts `offset` floats past cudaMalloc's alignment.
+class Buffer {
+ public:
+  Buffer(int offset, size_t extent) : offset_(offset), size_(offset + std::max<size_t>(extent, 1)) {
+    CHECK(cudaMalloc(&base_, size_ * sizeof(float)));
+  }
+  ~Buffer() { cudaFree(base_); }
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+  float *operand() const { return base_ + offset_; }
+  void fill_random(unsigned long long seed) const {
+    fill<<<1024, 256>>>(base_, size_, seed, 0.0f, true);
+    CHECK(cudaGetLastError());
+  }
+  void fill_nan() const {
+    fill<<<1024, 256>>>(base_, size_, 0, NAN, false);
+    CHECK(cudaGetLastError());
+  }
+  void copy_from(const Buffer &other) const {
+    CHECK(cudaMemcpy(base_, other.base_, size_ * sizeof(float), cudaMemcpyDeviceToDevice));
+  }
+  std::vector<float> read_operand() const {
+    std::vector<float> h(size_ - offset_);
+    CHECK(cudaMemcpy(h.data(), operand(), h.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    return h;
+  }
+
+ private:
+  float *base_ = nullptr;
+  int offset_;
+  size_t size_;
+};
+
+cublasOperation_t cublas_op(Op o) { return o == Op::Trans ? CUBLAS_OP_T : CUBLAS_OP_N; }
+
+// The product of `c` by cuBLAS, through the column-major call --self-test checks.
+void cublas_sgemm(cublasHandle_t h, const BlasCall &c, const float *A, const float *B, float beta, float *C) {
+  const ColumnMajorCall cm = column_major_call(c);
+  CHECK_CUBLAS(cublasSgemm(h, cublas_op(cm.op_first), cublas_op(cm.op_second), cm.m, cm.n, cm.k, &kAlpha,
+                           cm.swapped ? B : A, cm.ld_first, cm.swapped ? A : B, cm.ld_second, &beta, C, cm.ldc));
+}
+
+cudaError_t tuned_sgemm(const BlasCall &c, const float *A, const float *B, float beta, float *C) {
+  return sgemm_tuned(c.layout, c.op_a, c.op_b, c.M, c.N, c.K, kAlpha, A, c.lda, B, c.ldb, beta, C, c.ldc);
+}
+
+// Relative Frobenius error of C against the reference over the M x N elements (padding
+// between lines is not part of the product); infinite when C holds a NaN or infinity.
+double relative_error(const BlasCall &c, const Buffer &got, const Buffer &want) {
+  const std::vector<float> g = got.read_operand(), w = want.read_operand();
+  const Stored sc = c.c();
+  double diff = 0, norm = 0;
+  for (int line = 0; line < sc.lines(c.layout); ++line)
+    for (int i = 0; i < sc.length(c.layout); ++i) {
+      const size_t at = size_t(line) * c.ldc + i;
+      if (!std::isfinite(g[at])) return INFINITY;
+      const double d = double(g[at]) - w[at];
+      diff += d * d;
+      norm += double(w[at]) * w[at];
+    }
+  return norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
+}
+
+// Milliseconds per launch over `launches` back-to-back launches between two events.
+template <typename F>
+double round_ms(F launch, int launches) {
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  CHECK(cudaEventRecord(start));
+  for (int i = 0; i < launches; ++i) launch();
+  CHECK(cudaEventRecord(stop));
+  CHECK(cudaEventSynchronize(stop));
+  float ms = 0;
+  CHECK(cudaEventElapsedTime(&ms, start, stop));
+  CHECK(cudaEventDestroy(start));
+  CHECK(cudaEventDestroy(stop));
+  return ms / launches;
+}
+
+int launches_for(double ms_per_launch) {
+  const double n = std::ceil(kRoundMs / std::max(ms_per_launch, 1e-4));
+  return int(std::min<double>(std::max(n, 1.0), kMaxLaunches));
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Median milliseconds per launch of two sides timed in alternating rounds, so that a drift of
+// the GPU's clock or temperature falls on both alike. One launch of each (after the
+// verification, which loaded every module) sizes the rounds: big products get one launch a
+// round, small ones enough for about kRoundMs.
+template <typename F, typename G>
+std::pair<double, double> paired_medians_ms(F first, G second) {
+  const int n1 = launches_for(round_ms(first, 1)), n2 = launches_for(round_ms(second, 1));
+  std::vector<double> a, b;
+  for (int r = 0; r < kRounds; ++r) {
+    a.push_back(round_ms(first, n1));
+    b.push_back(round_ms(second, n2));
+  }
+  return {median(a), median(b)};
+}
+
+struct Outcome {
+  double tuned_ms = NAN, cublas_ms = NAN;
+  double error_beta0 = INFINITY, error_beta = INFINITY;
+  cudaError_t status = cudaSuccess;  // of sgemm_tuned, the first call that was not cudaSuccess
+  const char *path = "?";
+  bool ok() const { return status == cudaSuccess && error_beta0 < kTolerance && error_beta < kTolerance; }
+  bool timed() const { return std::isfinite(tuned_ms) && std::isfinite(cublas_ms); }
+  double ratio() const { return cublas_ms / tuned_ms; }
+};
+
+Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_seed) {
+  const BlasCall &c = p.call;
+  const Layout l = c.layout;
+  const Buffer a(p.offset, c.a().extent(l, c.lda)), b(p.offset, c.b().extent(l, c.ldb));
+  const size_t extent_c = c.c().extent(l, c.ldc);
+  const Buffer out(p.offset, extent_c), ref(p.offset, extent_c), start(p.offset, extent_c);
+  a.fill_random(data_seed ^ 0xa);
+  b.fill_random(data_seed ^ 0xb);
+  start.fill_random(data_seed ^ 0xc);
+  const float *A = a.operand(), *B = b.operand();
+  float *C = out.operand(), *R = ref.operand();
+  Outcome o;
+  const auto keep_first_error = [&o](cudaError_t e) {
+    if (o.status == cudaSuccess) o.status = e;
+  };
+
+  // beta = 0: C starts as NaN and must be overwritten without being read.
+  out.fill_nan();
+  ref.fill_nan();
+  keep_first_error(tuned_sgemm(c, A, B, 0.0f, C));
+  cublas_sgemm(h, c, A, B, 0.0f, R);
+  CHECK(cudaDeviceSynchronize());
+  o.error_beta0 = relative_error(c, out, ref);
+  // beta = 0.5 from the same random C.
+  out.copy_from(start);
+  ref.copy_from(start);
+  keep_first_error(tuned_sgemm(c, A, B, 0.5f, C));
+  cublas_sgemm(h, c, A, B, 0.5f, R);
+  CHECK(cudaDeviceSynchronize());
+  o.error_beta = relative_error(c, out, ref);
+
+  sgemm_tune_runtime::Route route{};
+  if (sgemm_tune_runtime::route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, l, c.op_a, c.op_b, c.M, c.N,
+                                c.K, A, c.lda, B, c.ldb, C, c.ldc, &route) == cudaSuccess)
+    o.path = sgemm_tune_runtime::path_name(route.path);
+  if (o.status != cudaSuccess) return o;
+
+  const auto [tuned, reference] = paired_medians_ms([&] { CHECK(tuned_sgemm(c, A, B, 0.0f, C)); },
+                                                    [&] { cublas_sgemm(h, c, A, B, 0.0f, R); });
+  o.tuned_ms = tuned;
+  o.cublas_ms = reference;
+  return o;
+}
+
+std::string describe(const Problem &p) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%s %c%c %dx%dx%d", layout_name(p.call.layout), op_name(p.call.op_a),
+                op_name(p.call.op_b), p.call.M, p.call.N, p.call.K);
+  return buf;
+}
+
+// The geometric mean of the ratios of the timed problems `select` picks, in percent ("-" if none).
+template <typename Select>
+std::string geometric_mean(const std::vector<Problem> &problems, const std::vector<Outcome> &outcomes,
+                           Select select) {
+  double log_sum = 0;
+  int n = 0;
+  for (size_t i = 0; i < problems.size(); ++i)
+    if (select(problems[i]) && outcomes[i].timed()) {
+      log_sum += std::log(outcomes[i].ratio());
+      ++n;
+    }
+  char buf[64];
+  if (n == 0) return "- (none timed)";
+  std::snprintf(buf, sizeof buf, "%.1f%% over %d", 100.0 * std::exp(log_sum / n), n);
+  return buf;
+}
+
+int usage() {
+  std::fprintf(stderr, "usage: bench_shapes [--self-test] [--seed S] [--count N]\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  uint64_t seed = 1;
+  int count = 48;
+  bool self_test = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--self-test") {
+      self_test = true;
+      continue;
+    }
+    if (i + 1 >= argc) return usage();
+    char *end = nullptr;
+    const char *value = argv[++i];
+    if (arg == "--seed") {
+      seed = std::strtoull(value, &end, 10);
+    } else if (arg == "--count") {
+      const long n = std::strtol(value, &end, 10);
+      if (n < 0 || n > 100000) return usage();
+      count = int(n);
+    } else {
+      return usage();
+    }
+    if (end == value || *end != '\0') return usage();
+  }
+  if (self_test) {
+    const int failures = run_self_test();
+    describe_problems(make_problems(seed, count));
+    return failures ? 1 : 0;
+  }
+
+  const std::vector<Problem> problems = make_problems(seed, count);
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  cublasHandle_t cublas;
+  CHECK_CUBLAS(cublasCreate(&cublas));
+  std::printf("GPU: %s; seed %llu\n", prop.name, static_cast<unsigned long long>(seed));
+  describe_problems(problems);
+  std::printf("ratio = cuBLAS time / tuned time; errors are relative Frobenius norms against cuBLAS, "
+              "beta = 0 over NaN and beta = 0.5; alpha = %g\n",
+              kAlpha);
+  std::printf("%4s %-6s %-3s %2s %5s %5s %5s %5s %5s %5s %3s %10s %10s %7s %8s %8s %-4s %s\n", "#", "set", "lay",
+              "op", "M", "N", "K", "lda", "ldb", "ldc", "off", "tuned ms", "cuBLAS ms", "ratio", "err b=0", "err b=.5",
+              "ok", "path");
+  std::vector<Outcome> outcomes;
+  int passed = 0, failed = 0;
+  const auto wall_start = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < problems.size(); ++i) {
+    const Problem &p = problems[i];
+    const BlasCall &c = p.call;
+    const Outcome o = run_problem(cublas, p, (seed << 20) ^ (i + 1) * 0x100);
+    outcomes.push_back(o);
+    (o.ok() ? passed : failed) += 1;
+    std::printf("%4zu %-6s %-3s %c%c %5d %5d %5d %5d %5d %5d %3d %10.4f %10.4f %6.1f%% %8.1e %8.1e %-4s %s", i + 1,
+                p.suite ? "suite" : "random", layout_name(c.layout), op_name(c.op_a), op_name(c.op_b), c.M, c.N, c.K,
+                c.lda, c.ldb, c.ldc, p.offset, o.tuned_ms, o.cublas_ms, 100.0 * o.ratio(), o.error_beta0,
+                o.error_beta, o.ok() ? "ok" : "FAIL", o.path);
+    if (o.status != cudaSuccess) std::printf(" (sgemm_tuned returned %s)", cudaGetErrorName(o.status));
+    std::printf("\n");
+  }
+  CHECK_CUBLAS(cublasDestroy(cublas));
+
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  std::printf("%zu problems in %.0f s\n", problems.size(), seconds);
+  std::printf("geometric mean of cuBLAS time / tuned time: all %s; random %s; suite %s\n",
+              geometric_mean(problems, outcomes, [](const Problem &) { return true; }).c_str(),
+              geometric_mean(problems, outcomes, [](const Problem &p) { return !p.suite; }).c_str(),
+              geometric_mean(problems, outcomes, [](const Problem &p) { return p.suite; }).c_str());
+  size_t worst = problems.size();
+  for (size_t i = 0; i < problems.size(); ++i)
+    if (outcomes[i].timed() && (worst == problems.size() || outcomes[i].ratio() < outcomes[worst].ratio())) worst = i;
+  if (worst < problems.size())
+    std::printf("worst: #%zu %s lda=%d ldb=%d ldc=%d off=%d: %.1f%% (%s)\n", worst + 1, describe(problems[worst]).c_str(),
+                problems[worst].call.lda, problems[worst].call.ldb, problems[worst].call.ldc, problems[worst].offset,
+                100.0 * outcomes[worst].ratio(), outcomes[worst].path);
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
