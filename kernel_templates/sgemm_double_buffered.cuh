@@ -436,9 +436,9 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
             float4 out = make_float4(alpha * threadResults[acc + 0], alpha * threadResults[acc + 1],
                                      alpha * threadResults[acc + 2], alpha * threadResults[acc + 3]);
             if constexpr (kEdges) {
-              detail::store4_guarded(C, ldc, tileRow * BM + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + m,
-                                     tileCol * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + n, M,
-                                     N, out, beta, readC);
+              const int row = tileRow * BM + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + m;
+              const int col = tileCol * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + n;
+              detail::store4_guarded(C, ldc, row, col, M, N, out, beta, readC);
               continue;
             }
             if (kStreamK && accumulate) {

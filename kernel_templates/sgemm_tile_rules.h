@@ -211,7 +211,9 @@ SGEMM_TUNE_HD constexpr bool shape_fits_tile(const SgemmTile &t, long long M, lo
 // The edge kernel (sgemm_double_buffered_edges) takes any shape whose whole tiles, rounded
 // up, would fit the fast kernel's int arithmetic, and always runs data-parallel, so its
 // rounded-up rows of tiles must fit the grid's y dimension too.
-SGEMM_TUNE_HD constexpr long long round_up_to(long long v, int multiple) { return (v + multiple - 1) / multiple * multiple; }
+SGEMM_TUNE_HD constexpr long long round_up_to(long long v, int multiple) {
+  return (v + multiple - 1) / multiple * multiple;
+}
 
 SGEMM_TUNE_HD constexpr bool shape_fits_tile_edges(const SgemmTile &t, long long M, long long N, long long K) {
   if (t.BM < 1 || t.BN < 1 || t.BK < 1 || t.WM < 1) return false;

@@ -4,8 +4,8 @@
 // and launches it as the tuner did (sgemm_launch.h); a shape no tuned tile divides, with
 // operands the fast kernel reads, goes to the fast kernel's edge variant with a tuned tile;
 // a product the fast kernel cannot read (transposed operands, unaligned rows) goes to the
-// bounds-checked kernel. Compiled by nvcc in the user's build. Errors are returned as cudaError_t, never
-// thrown or aborted on.
+// bounds-checked kernel. Compiled by nvcc in the user's build. Errors are returned as
+// cudaError_t, never thrown or aborted on.
 #pragma once
 
 #include <cstddef>
@@ -212,14 +212,14 @@ inline const GpuTable *table_for_device(const GpuTable *gpus, int gpu_count, int
 
 // Which code serves a call.
 enum class Path {
-  tuned_cubin,       // a tuned entry's timed machine code
-  tuned_source,      // a tuned entry's tile compiled from source (launch_fast)
+  tuned_cubin,         // a tuned entry's timed machine code
+  tuned_source,        // a tuned entry's tile compiled from source (launch_fast)
   tuned_edges_cubin,   // a tuned entry's edge variant, machine code compiled by sgemm-tune:
                        // a shape no tuned tile divides, operands the fast kernel reads
   tuned_edges_source,  // the same compiled from source (launch_edges)
-  default_fast,      // kDefaultTile on the fast kernel (a GPU never tuned, a shape it divides)
-  default_checked,   // kDefaultTile on the bounds-checked kernel: transposed operands, rows not
-                     // 16-byte aligned, a shape no tile divides, K = 0
+  default_fast,        // kDefaultTile on the fast kernel (a GPU never tuned, a shape it divides)
+  default_checked,     // kDefaultTile on the bounds-checked kernel: transposed operands, rows
+                       // not 16-byte aligned, a shape no tuned tile takes, K = 0
 };
 
 inline const char *path_name(Path p) {

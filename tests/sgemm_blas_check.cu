@@ -165,7 +165,8 @@ cudaError_t launch_entry_edges(int i, const sgemm_tune_kernels::RowMajorGemm &g,
       sgemm_tune_runtime::table_for_device(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, device);
   if (table == nullptr || i >= table->count) return cudaErrorInvalidDevice;
   const sgemm_tune_runtime::TunedKernel &k = table->kernels[i];
-  if (!sgemm_tune_kernels::fast_kernel_layout(g) || !sgemm_tune_kernels::shape_fits_tile_edges(k.shape.tile, g.M, g.N, g.K))
+  if (!sgemm_tune_kernels::fast_kernel_layout(g) ||
+      !sgemm_tune_kernels::shape_fits_tile_edges(k.shape.tile, g.M, g.N, g.K))
     return cudaErrorInvalidValue;
   *path = "entry-" + std::to_string(i) + (k.edges_cubin ? "-edge-cubin" : "-edge-source");
   return k.edges_cubin ? sgemm_tune_runtime::launch_edges_cubin(k, table->edges_code[i], device, g, 0)
@@ -216,9 +217,9 @@ void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
                                     c.N, c.K, A, lda, B, ldb, C, ldc, &route));
     path = sgemm_tune_runtime::path_name(route.path);
   } else {
-    status = launch_entry_edges(
-        c.entry, sgemm_tune_kernels::to_row_major(l, c.op_a, c.op_b, c.M, c.N, c.K, alpha, A, lda, B, ldb, c.beta, C, ldc),
-        &path);
+    const sgemm_tune_kernels::RowMajorGemm g =
+        sgemm_tune_kernels::to_row_major(l, c.op_a, c.op_b, c.M, c.N, c.K, alpha, A, lda, B, ldb, c.beta, C, ldc);
+    status = launch_entry_edges(c.entry, g, &path);
   }
   CHECK(cudaDeviceSynchronize());
   if (c.K > 0) reference(h, c, alpha, A, lda, B, ldb, ref.base + c.offset, ldc);

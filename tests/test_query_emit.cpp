@@ -64,7 +64,8 @@ TEST_F(QueryTest, BestIsTheFastestVerifiedResultPerShape) {
 TEST_F(QueryTest, SelectionRuleExactNearestDefault) {
   const auto entries = best_entries(store_->database(), testing::h200_environment());
   std::vector<sgemm_tune_kernels::TunedShape> shapes;
-  for (const auto &e : entries) shapes.push_back({e.shape.M, e.shape.N, e.shape.K, e.tile, e.percent_of_cublas, e.tflops});
+  for (const auto &e : entries)
+    shapes.push_back({e.shape.M, e.shape.N, e.shape.K, e.tile, e.percent_of_cublas, e.tflops});
   SelectKind kind;
   const int n = static_cast<int>(shapes.size());
   EXPECT_EQ(sgemm_tune_kernels::select_tuned(shapes.data(), n, 4096, 4096, 4096, true, &kind), 1);

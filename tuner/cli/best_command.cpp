@@ -88,7 +88,8 @@ int run(const BestArgs &a) {
   if (entries.empty()) throw UserError(a.db.path + " holds no verified results for " + terminal_safe(gpu));
 
   std::vector<sgemm_tune_kernels::TunedShape> shapes;
-  for (const auto &e : entries) shapes.push_back({e.shape.M, e.shape.N, e.shape.K, e.tile, e.percent_of_cublas, e.tflops});
+  for (const auto &e : entries)
+    shapes.push_back({e.shape.M, e.shape.N, e.shape.K, e.tile, e.percent_of_cublas, e.tflops});
   sgemm_tune_kernels::SelectKind kind;
   const int i = sgemm_tune_kernels::select_tuned(shapes.data(), static_cast<int>(shapes.size()), shape.M, shape.N,
                                                  shape.K, true, &kind);
@@ -124,9 +125,9 @@ int run(const BestArgs &a) {
     std::cout << "not tuned; the generated header uses the configuration of the nearest tuned shape that it divides\n";
     print_entry(entries[static_cast<std::size_t>(i)], std::cout);
   } else if (edges >= 0) {
-    std::cout << "not tuned, and no tuned tile divides it; with 16-byte aligned rows the generated header runs the edge "
-                 "variant of the tuned configuration predicted fastest for it (else the bounds-checked kernel with the "
-                 "default tile)\n";
+    std::cout << "not tuned, and no tuned tile divides it; with 16-byte aligned rows the generated header runs "
+                 "the edge variant of the tuned configuration predicted fastest for it (else the bounds-checked "
+                 "kernel with the default tile)\n";
     print_entry(entries[static_cast<std::size_t>(edges)], std::cout);
   } else {
     std::cout << "not tuned, and no tuned tile divides it; the generated header uses the bounds-checked kernel with "

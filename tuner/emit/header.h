@@ -5,8 +5,8 @@
 //                           const float *B, float beta, float *C, cudaStream_t stream = 0);
 // Row-major, correct for any shape (kernel_templates/sgemm_tuned_select.h says which
 // configuration serves which). Each entry also carries the edge variant of its tile's fast
-// kernel, which serves aligned shapes that no tuned tile divides. The text depends only on the database and the template:
-// emitting twice gives the same bytes.
+// kernel, which serves aligned shapes that no tuned tile divides. The text depends only on
+// the database and the template: emitting twice gives the same bytes.
 //
 // A database may have come from elsewhere, so nothing in it becomes code: stored text
 // goes into comments and string literals only through cpp_text.h, identifiers are
