@@ -21,7 +21,17 @@
 // covers transposed operands, with scalar loads and stores behind bounds checks, one
 // shared-memory stage, launched with
 //   grid = (ceil(N / BN), ceil(M / BM)), dynamic shared memory = tile_checked_smem_bytes.
-// It is the edge path, kept off the fast one.
+// It is the path of transposed or unaligned operands, kept off the fast one.
+//
+// sgemm_double_buffered_edges is the fast kernel for any shape: the same code (one body,
+// detail::sgemm_tiles, whose kEdges switch is off in sgemm_double_buffered, so that kernel
+// compiles to what it did before the switch existed) with M, N and K remainders read as
+// zeros (B through cp.async with a source size, A through guarded loads) and C written
+// only inside M x N. Operands as for the fast kernel: 16-byte aligned, lda, ldb and ldc
+// multiples of 4. It always runs data-parallel, even for a STREAMK = 1 tile (the stream-K
+// prepare pass and atomics stay exact-shape only), launched as tile_edges_launch_plan says:
+//   grid = (ceil(N / BN), ceil(M / BM)), the tile's block and dynamic shared memory;
+// the shape must pass shape_fits_tile_edges.
 //
 // The same source is compiled by NVRTC in the tuner and by nvcc in user builds, so it
 // includes nothing but the rules header and uses no standard library.
@@ -39,6 +49,66 @@ namespace detail {
 __device__ __forceinline__ void cp_async16(float *smem_dst, const float *gmem_src) {
   const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(smem_dst));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(addr), "l"(gmem_src));
+}
+
+// The same with the first src_bytes (0 to 16) bytes read and the rest of the 16 zero-filled:
+// a row's remainder past M, N or K. With src_bytes = 0 nothing is read, but the address must
+// still be a valid one.
+__device__ __forceinline__ void cp_async16_zfill(float *smem_dst, const float *gmem_src, int src_bytes) {
+  const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(smem_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(addr), "l"(gmem_src), "r"(src_bytes));
+}
+
+// src_bytes for the four floats at column `col` of a row `cols` floats long, read only when
+// `inside` (the row exists): whole, a part, or nothing.
+__device__ __forceinline__ int row_bytes_left(bool inside, int col, int cols) {
+  const int left = cols - col;
+  return !inside || left <= 0 ? 0 : left >= 4 ? 16 : left * 4;
+}
+
+// The four floats at (row, col) of a row-major matrix (rows ld floats apart, ld a multiple
+// of 4, 16-byte aligned), zeros at or past `rows` and `cols`: one vector load when all four
+// are inside, else one scalar load per element inside.
+__device__ __forceinline__ float4 load4_guarded(const float *__restrict__ X, int ld, int row, int col, int rows,
+                                                int cols) {
+  float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  if (row >= rows || col >= cols) return v;
+  const float *p = X + static_cast<long long>(row) * ld + col;
+  if (cols - col >= 4) return reinterpret_cast<const float4 *>(p)[0];
+  v.x = p[0];
+  if (cols - col > 1) v.y = p[1];
+  if (cols - col > 2) v.z = p[2];
+  return v;
+}
+
+// *dst = out (+ beta * *dst where readC): four floats of C, 16-byte aligned. The same
+// lines stand written out in the fast kernel's epilogue: calling this there changed that
+// kernel's machine code for most tiles (NVRTC, sm_90), which the edge variant must not do.
+__device__ __forceinline__ void store4(float4 *dst, float4 out, float beta, bool readC) {
+  if (readC) {
+    const float4 old = dst[0];
+    out.x += beta * old.x;
+    out.y += beta * old.y;
+    out.z += beta * old.z;
+    out.w += beta * old.w;
+  }
+  dst[0] = out;
+}
+
+// C(row, col .. col + 3) = out (+ beta * C where readC), only the elements inside rows x
+// cols: a vector store when all four are, else one scalar store per element inside.
+__device__ __forceinline__ void store4_guarded(float *__restrict__ C, int ldc, int row, int col, int rows, int cols,
+                                               float4 out, float beta, bool readC) {
+  if (row >= rows || col >= cols) return;
+  float *p = C + static_cast<long long>(row) * ldc + col;
+  if (cols - col >= 4) {
+    store4(reinterpret_cast<float4 *>(p), out, beta, readC);
+    return;
+  }
+  const float v[4] = {out.x, out.y, out.z, out.w};
+#pragma unroll
+  for (int j = 0; j < 3; ++j)
+    if (j < cols - col) p[j] = readC ? v[j] + beta * p[j] : v[j];
 }
 
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
@@ -169,10 +239,15 @@ __device__ __forceinline__ void load_checked(const float *__restrict__ src, long
   int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int STAGES, int PREFETCH, int STREAMK
 #define SGEMM_TUNE_TILE_ARGS BM, BN, BK, WM, WN, WNITER, TM, TN, STAGES, PREFETCH, STREAMK
 
-template <SGEMM_TUNE_TILE_PARAMS>
-__global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
-sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
-                      const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc) {
+namespace detail {
+
+// The body of sgemm_double_buffered (kEdges false: whole tiles only) and of
+// sgemm_double_buffered_edges (kEdges true: any shape, remainders zero-filled, C guarded,
+// always data-parallel). Every kEdges branch is a compile-time one.
+template <bool kEdges, SGEMM_TUNE_TILE_PARAMS>
+__device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
+                                            const float *__restrict__ B, int ldb, float beta, float *__restrict__ C,
+                                            int ldc) {
   constexpr SgemmTile kTile{SGEMM_TUNE_TILE_ARGS};
   static_assert(check_tile(kTile) == TileRule::ok,
                 "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
@@ -184,12 +259,17 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
   constexpr int WSUBM = WM / WMITER;
   constexpr int WSUBN = WN / WNITER;
   constexpr int FRAG_SETS = PREFETCH ? 2 : 1;
+  // The edge kernel runs data-parallel whatever the tile says: a partial tile would need a
+  // guarded prepare pass and guarded atomics, and a shape no tuned tile divides is rarely
+  // large enough for stream-K's balance to matter more than its prepare pass.
+  constexpr bool kStreamK = STREAMK && !kEdges;
 
-  const int tilesN = N / BN;
-  const long long tileCount = static_cast<long long>(M / BM) * tilesN;
-  const int kTilesPerTile = K / BK;
+  // Whole tiles and K slices; with kEdges the last ones may be partial.
+  const int tilesN = kEdges ? N / BN + (N % BN != 0) : N / BN;
+  const long long tileCount = static_cast<long long>(kEdges ? M / BM + (M % BM != 0) : M / BM) * tilesN;
+  const int kTilesPerTile = kEdges ? K / BK + (K % BK != 0) : K / BK;
 
-  if (STREAMK && gridDim.z == kStreamKPreparePass) {
+  if (kStreamK && gridDim.z == kStreamKPreparePass) {
     detail::stream_k_prepare<BM, BN, NUM_THREADS>(ldc, beta, C, tileCount, tilesN, kTilesPerTile);
     return;
   }
@@ -226,6 +306,13 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
     // A goes global -> registers -> shared (transposed); the two halves are kept apart so
     // that the compute of one tile covers the global latency of the next.
     auto loadA = [&](int tile) {
+      if constexpr (kEdges) {
+#pragma unroll
+        for (int pass = 0; pass < A_PASSES; ++pass)
+          aFrag[pass] = detail::load4_guarded(A, lda, tileRow * BM + innerRowA + pass * ROW_STRIDE_A,
+                                              (kBegin + tile) * BK + innerColA * 4, M, K);
+        return;
+      }
       const float *src = aTile + tile * BK;
 #pragma unroll
       for (int pass = 0; pass < A_PASSES; ++pass)
@@ -250,6 +337,14 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
 #pragma unroll
       for (int pass = 0; pass < B_PASSES; ++pass) {
         const int row = innerRowB + pass * ROW_STRIDE_B;
+        if constexpr (kEdges) {
+          // Past K or N: zeros, read from nowhere (B itself stands in as the valid address).
+          const int k = (kBegin + tile) * BK + row, col = tileCol * BN + innerColB * 4;
+          const int bytes = detail::row_bytes_left(k < K, col, N);
+          detail::cp_async16_zfill(&sgemm_smem[dst + row * BN + innerColB * 4],
+                                   bytes > 0 ? B + static_cast<long long>(k) * ldb + col : B, bytes);
+          continue;
+        }
         detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * ldb + innerColB * 4]);
       }
     };
@@ -340,7 +435,13 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
             const int acc = (wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n;
             float4 out = make_float4(alpha * threadResults[acc + 0], alpha * threadResults[acc + 1],
                                      alpha * threadResults[acc + 2], alpha * threadResults[acc + 3]);
-            if (STREAMK && accumulate) {
+            if constexpr (kEdges) {
+              const int row = tileRow * BM + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + m;
+              const int col = tileCol * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + n;
+              detail::store4_guarded(C, ldc, row, col, M, N, out, beta, readC);
+              continue;
+            }
+            if (kStreamK && accumulate) {
               detail::atomic_add4(cPtr, out);
               continue;
             }
@@ -358,7 +459,7 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
     }
   };
 
-  if (!STREAMK) {
+  if (!kStreamK) {
     mainloop(blockIdx.y, blockIdx.x, 0, kTilesPerTile);
     epilogue(blockIdx.y, blockIdx.x, false);
     return;
@@ -377,6 +478,22 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
     // The next tile's prologue overwrites stages that slower warps may still be reading.
     __syncthreads();
   }
+}
+
+}  // namespace detail
+
+template <SGEMM_TUNE_TILE_PARAMS>
+__global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
+sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
+                      const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc) {
+  detail::sgemm_tiles<false, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+template <SGEMM_TUNE_TILE_PARAMS>
+__global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
+sgemm_double_buffered_edges(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
+                            const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc) {
+  detail::sgemm_tiles<true, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 template <SGEMM_TUNE_TILE_PARAMS>

@@ -1,4 +1,5 @@
-// How the host launches the fast kernel of one tile configuration (sgemm_double_buffered):
+// How the host launches the fast kernels of one tile configuration (sgemm_double_buffered,
+// and sgemm_double_buffered_edges for shapes the tile does not divide):
 // its shared-memory limit, the persistent-block count of a stream-K tile, and the passes of
 // tile_launch_plan with their grids, block and dynamic shared memory. One definition, used
 // by the tuner for the launches it times and by the headers `sgemm-tune emit` generates for
@@ -60,19 +61,15 @@ inline cudaError_t tile_persistent_blocks(const void *kernel, const SgemmTile &t
   return *blocks < 1 ? cudaErrorInvalidConfiguration : cudaSuccess;
 }
 
-// C = alpha A B + beta C by the fast kernel of tile t, whose shared-memory limit is already
-// raised: the prepare pass when tile_launch_plan has one, then the compute pass, both with
-// tile_threads(t) threads and tile_smem_bytes(t) of dynamic shared memory, on `stream`.
-// Row-major A, B and C with rows lda, ldb and ldc floats apart (K, N and N when dense). The
-// shape must fit the tile (shape_fits_tile), the operands 16-byte aligned with every leading
-// dimension a multiple of 4; persistent_blocks comes from tile_persistent_blocks. Returns
-// the error of the first launch that fails.
-inline cudaError_t launch_tile(const void *kernel, const SgemmTile &t, int persistent_blocks, int M, int N, int K,
-                               float alpha, const float *A, int lda, const float *B, int ldb, float beta, float *C,
-                               int ldc, cudaStream_t stream) {
+// The passes of `plan` for C = alpha A B + beta C by `kernel` (tile t, its shared-memory
+// limit already raised): the prepare pass when the plan has one, then the compute pass,
+// both with tile_threads(t) threads and tile_smem_bytes(t) of dynamic shared memory, on
+// `stream`. Returns the error of the first launch that fails.
+inline cudaError_t launch_passes(const void *kernel, const SgemmTile &t, const SgemmLaunchPlan &plan, int M, int N,
+                                 int K, float alpha, const float *A, int lda, const float *B, int ldb, float beta,
+                                 float *C, int ldc, cudaStream_t stream) {
   const dim3 block(static_cast<unsigned>(tile_threads(t)));
   const int smem = tile_smem_bytes(t);
-  const SgemmLaunchPlan plan = tile_launch_plan(t, M, N, persistent_blocks);
   void *args[] = {&M, &N, &K, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc};
   if (plan.prepare) {
     const cudaError_t e =
@@ -80,6 +77,28 @@ inline cudaError_t launch_tile(const void *kernel, const SgemmTile &t, int persi
     if (e != cudaSuccess) return e;
   }
   return cudaLaunchKernel(kernel, dim3(plan.grid_x, plan.grid_y, plan.grid_z), block, args, smem, stream);
+}
+
+// C = alpha A B + beta C by the fast kernel of tile t (sgemm_double_buffered), as
+// tile_launch_plan says. Row-major A, B and C with rows lda, ldb and ldc floats apart (K, N
+// and N when dense). The shape must fit the tile (shape_fits_tile), the operands 16-byte
+// aligned with every leading dimension a multiple of 4; persistent_blocks comes from
+// tile_persistent_blocks.
+inline cudaError_t launch_tile(const void *kernel, const SgemmTile &t, int persistent_blocks, int M, int N, int K,
+                               float alpha, const float *A, int lda, const float *B, int ldb, float beta, float *C,
+                               int ldc, cudaStream_t stream) {
+  return launch_passes(kernel, t, tile_launch_plan(t, M, N, persistent_blocks), M, N, K, alpha, A, lda, B, ldb, beta,
+                       C, ldc, stream);
+}
+
+// The same by the edge kernel of tile t (sgemm_double_buffered_edges), as
+// tile_edges_launch_plan says: any shape shape_fits_tile_edges accepts, operands as above.
+// A stream-K tile's edge kernel runs data-parallel too, so it needs no persistent blocks.
+inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int M, int N, int K, float alpha,
+                                     const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc,
+                                     cudaStream_t stream) {
+  return launch_passes(kernel, t, tile_edges_launch_plan(t, M, N), M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
+                       stream);
 }
 
 }  // namespace sgemm_tune_kernels

@@ -208,6 +208,21 @@ SGEMM_TUNE_HD constexpr bool shape_fits_tile(const SgemmTile &t, long long M, lo
   return t.STREAMK || M / t.BM <= kMaxGridY;
 }
 
+// The edge kernel (sgemm_double_buffered_edges) takes any shape whose whole tiles, rounded
+// up, would fit the fast kernel's int arithmetic, and always runs data-parallel, so its
+// rounded-up rows of tiles must fit the grid's y dimension too.
+SGEMM_TUNE_HD constexpr long long round_up_to(long long v, int multiple) {
+  return (v + multiple - 1) / multiple * multiple;
+}
+
+SGEMM_TUNE_HD constexpr bool shape_fits_tile_edges(const SgemmTile &t, long long M, long long N, long long K) {
+  if (t.BM < 1 || t.BN < 1 || t.BK < 1 || t.WM < 1) return false;
+  if (M < 1 || N < 1 || K < 1 || M > kIntMax || N > kIntMax || K > kIntMax) return false;
+  const long long Mp = round_up_to(M, t.BM), Np = round_up_to(N, t.BN), Kp = round_up_to(K, t.BK);
+  if (Mp > kIntMax || Kp > kIntMax / t.BM || Np > kIntMax / t.BK || Np > kIntMax / t.WM) return false;
+  return Mp / t.BM <= kMaxGridY;
+}
+
 // How the fast kernel is launched for one problem. A data-parallel tile (STREAMK = 0) is
 // one pass over a grid of N/BN x M/BM blocks. A stream-K tile is two passes of the same
 // kernel: a prepare pass, grid (persistent_blocks, 1, kStreamKPreparePass), that scales by
@@ -233,6 +248,13 @@ SGEMM_TUNE_HD constexpr SgemmLaunchPlan tile_launch_plan(const SgemmTile &t, int
   const bool split = tiles % G != 0;
   const unsigned blocks = static_cast<unsigned>(G);
   return SgemmLaunchPlan{split, blocks, 1u, 1u, split ? blocks : 0u};
+}
+
+// The edge kernel's one data-parallel pass over every tile that C touches, partial ones
+// included, whatever the tile's STREAMK.
+SGEMM_TUNE_HD constexpr SgemmLaunchPlan tile_edges_launch_plan(const SgemmTile &t, int M, int N) {
+  return SgemmLaunchPlan{false, static_cast<unsigned>(N / t.BN + (N % t.BN != 0)),
+                         static_cast<unsigned>(M / t.BM + (M % t.BM != 0)), 1u, 0u};
 }
 
 // The stream-K schedule, shared by the kernel and the tests that check it covers every

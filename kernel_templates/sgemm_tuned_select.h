@@ -7,8 +7,11 @@
 //   2. nearest: otherwise the entry whose tile divides the shape and whose tuned shape is
 //               nearest in log space (|ln M/M'| + |ln N/N'| + |ln K/K'|); ties go to the
 //               higher percent of cuBLAS, then to the earlier entry;
-//   3. none:    otherwise no tuned tile fits (or the operands are not 16-byte aligned):
-//               the caller runs the bounds-checked kernel with kDefaultTile.
+//   3. edges:   otherwise, for operands the fast kernel reads (16-byte aligned rows), the
+//               edge variant of the fast kernel (any shape) with the tuned tile that
+//               select_edges predicts fastest;
+//   4. none:    otherwise (unaligned or transposed operands, or no tuned tile takes the
+//               shape): the caller runs the bounds-checked kernel with kDefaultTile.
 // A GPU with no entries gets the default tile too, on the fast kernel when it divides
 // the shape and the operands are aligned, on the bounds-checked one otherwise.
 #pragma once
@@ -26,6 +29,7 @@ struct TunedShape {
   long long M, N, K;
   SgemmTile tile;
   double percent_of_cublas;
+  double tflops;  // measured at M x N x K; 0: unknown (select_edges then skips the entry)
 };
 
 namespace detail {
@@ -43,9 +47,51 @@ inline double abs_log_ratio(long long a, long long b) {
   const double d = log_approx(static_cast<double>(a)) - log_approx(static_cast<double>(b));
   return d < 0 ? -d : d;
 }
+
+// The share of `slots` busy over the waves that `blocks` take: blocks / (waves * slots).
+inline double wave_efficiency(long long blocks, long long slots) {
+  if (slots < 1) slots = 1;
+  const long long waves = (blocks + slots - 1) / slots;
+  return waves < 1 ? 1.0 : static_cast<double>(blocks) / static_cast<double>(waves * slots);
+}
+
+inline long long tiles_over(long long M, long long N, const SgemmTile &t) {
+  return ((M + t.BM - 1) / t.BM) * ((N + t.BN - 1) / t.BN);
+}
 }  // namespace detail
 
-// Index of the entry to use, or -1 (rule 3). `aligned`: A, B and C are 16-byte aligned.
+// The predicted time, in picoseconds (a ranking, not a forecast), of the edge kernel of
+// entry `e` on M x N x K with `sms` SMs: the flops of the shape rounded up to whole tiles and
+// K slices, at the entry's measured rate, stretched by the share of the last wave of tiles
+// that sits idle, counting one block per SM. The measured rate is taken as it is: an entry
+// tuned at a shape too small to fill the GPU ranks lower, where taking its idle SMs out of
+// its rate would credit it with a throughput it never showed.
+inline double predict_edges_time(const TunedShape &e, long long M, long long N, long long K, int sms) {
+  const SgemmTile &t = e.tile;
+  const double padded_flops = 2.0 * static_cast<double>(round_up_to(M, t.BM)) *
+                              static_cast<double>(round_up_to(N, t.BN)) * static_cast<double>(round_up_to(K, t.BK));
+  return padded_flops / (e.tflops * detail::wave_efficiency(detail::tiles_over(M, N, t), sms));
+}
+
+// Rule 3: the index of the entry whose edge kernel predict_edges_time ranks fastest (ties to
+// the earlier entry), among those with a measured rate whose tile takes the shape
+// (shape_fits_tile_edges); -1 when none does. `sms`: the GPU's SM count.
+inline int select_edges(const TunedShape *entries, int count, long long M, long long N, long long K, int sms) {
+  int best = -1;
+  double best_time = 0;
+  for (int i = 0; i < count; ++i) {
+    const TunedShape &e = entries[i];
+    if (!(e.tflops > 0) || !shape_fits_tile_edges(e.tile, M, N, K)) continue;
+    const double time = predict_edges_time(e, M, N, K, sms);
+    if (best < 0 || time < best_time) {
+      best = i;
+      best_time = time;
+    }
+  }
+  return best;
+}
+
+// Index of the entry to use by rules 1 and 2, or -1. `aligned`: A, B and C are 16-byte aligned.
 inline int select_tuned(const TunedShape *entries, int count, long long M, long long N, long long K, bool aligned,
                         SelectKind *kind) {
   *kind = SelectKind::none;

@@ -4,6 +4,9 @@
 //                              because sgemm_tuned answers them before touching it
 //   sgemm_blas_check cases     every layout, op pair, leading-dimension padding, operand
 //                              offset, edge shape and beta, against cublasSgemm
+//   sgemm_blas_check edges     the edge variant of every tuned entry of this GPU, launched
+//                              directly, over odd shapes with 16-byte aligned rows, against
+//                              cublasSgemm
 // One line per check, "ok" or "WRONG" last but one; exit 0 when every check passed.
 // Leading dimensions here come from CBLAS's table, written out again, not from the header.
 #include <cmath>
@@ -148,7 +151,27 @@ struct Case {
   int pad;     // added to each least leading dimension
   int offset;  // floats between each allocation's start and its operand
   float beta;  // 0: C starts as NaN and must not be read
+  int entry;   // -1: through sgemm_tuned; else launch this tuned entry's edge variant, with
+               // every least leading dimension first rounded up to a multiple of 4
 };
+
+int round_up4(int v) { return (v + 3) / 4 * 4; }
+
+// The edge variant of entry `i` of this GPU's table, as sgemm_tuned's edge paths launch it.
+cudaError_t launch_entry_edges(int i, const sgemm_tune_kernels::RowMajorGemm &g, std::string *path) {
+  int device = 0;
+  CHECK(cudaGetDevice(&device));
+  const sgemm_tune_runtime::GpuTable *table =
+      sgemm_tune_runtime::table_for_device(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, device);
+  if (table == nullptr || i >= table->count) return cudaErrorInvalidDevice;
+  const sgemm_tune_runtime::TunedKernel &k = table->kernels[i];
+  if (!sgemm_tune_kernels::fast_kernel_layout(g) ||
+      !sgemm_tune_kernels::shape_fits_tile_edges(k.shape.tile, g.M, g.N, g.K))
+    return cudaErrorInvalidValue;
+  *path = "entry-" + std::to_string(i) + (k.edges_cubin ? "-edge-cubin" : "-edge-source");
+  return k.edges_cubin ? sgemm_tune_runtime::launch_edges_cubin(k, table->edges_code[i], device, g, 0)
+                       : k.edges_source(g, 0);
+}
 
 std::string describe(const Case &c) {
   char buf[160];
@@ -172,7 +195,8 @@ void reference(cublasHandle_t h, const Case &c, float alpha, const float *A, int
 void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
   const Layout l = c.layout;
   const Stored sa = stored(c.op_a, c.M, c.K), sb = stored(c.op_b, c.K, c.N), sc{c.M, c.N};
-  const int lda = sa.min_ld(l) + c.pad, ldb = sb.min_ld(l) + c.pad, ldc = sc.min_ld(l) + c.pad;
+  const auto ld = [&](const Stored &x) { return (c.entry < 0 ? x.min_ld(l) : round_up4(x.min_ld(l))) + c.pad; };
+  const int lda = ld(sa), ldb = ld(sb), ldc = ld(sc);
   const Buffer a(c.offset + sa.extent(l, lda)), b(c.offset + sb.extent(l, ldb));
   const Buffer out(c.offset + sc.extent(l, ldc)), ref(out.size);
   a.write(random_floats(a.size, rng));
@@ -184,13 +208,22 @@ void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
   const float *A = a.base + c.offset, *B = b.base + c.offset;
   float *C = out.base + c.offset;
 
-  const cudaError_t status = sgemm_tuned(l, c.op_a, c.op_b, c.M, c.N, c.K, alpha, A, lda, B, ldb, c.beta, C, ldc);
+  std::string path;
+  cudaError_t status;
+  if (c.entry < 0) {
+    status = sgemm_tuned(l, c.op_a, c.op_b, c.M, c.N, c.K, alpha, A, lda, B, ldb, c.beta, C, ldc);
+    sgemm_tune_runtime::Route route{};
+    CHECK(sgemm_tune_runtime::route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, l, c.op_a, c.op_b, c.M,
+                                    c.N, c.K, A, lda, B, ldb, C, ldc, &route));
+    path = sgemm_tune_runtime::path_name(route.path);
+  } else {
+    const sgemm_tune_kernels::RowMajorGemm g =
+        sgemm_tune_kernels::to_row_major(l, c.op_a, c.op_b, c.M, c.N, c.K, alpha, A, lda, B, ldb, c.beta, C, ldc);
+    status = launch_entry_edges(c.entry, g, &path);
+  }
   CHECK(cudaDeviceSynchronize());
   if (c.K > 0) reference(h, c, alpha, A, lda, B, ldb, ref.base + c.offset, ldc);
   CHECK(cudaDeviceSynchronize());
-  sgemm_tune_runtime::Route route{};
-  CHECK(sgemm_tune_runtime::route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, l, c.op_a, c.op_b, c.M, c.N,
-                                  c.K, A, lda, B, ldb, C, ldc, &route));
 
   // The M x N elements against cuBLAS (for K = 0 against the definition, C = beta C, with
   // C = 0 for beta = 0 over NaN: how cuBLAS treats a NaN C then is not what is tested); every
@@ -219,8 +252,8 @@ void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
   const double error = nonfinite ? INFINITY : norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
   const bool ok = status == cudaSuccess && error < 1e-4 && touched == 0;
   char buf[200];
-  std::snprintf(buf, sizeof buf, " %s err=%.1e outside=%zu path=%s", error_name(status).c_str(), error, touched,
-                sgemm_tune_runtime::path_name(route.path));
+  std::snprintf(buf, sizeof buf, " lds=%d,%d,%d %s err=%.1e outside=%zu path=%s", lda, ldb, ldc,
+                error_name(status).c_str(), error, touched, path.c_str());
   report(ok, describe(c) + buf);
 }
 
@@ -232,16 +265,47 @@ void run_cases() {
     int M, N, K;
   };
   // Edge remainders; shapes the test's tuned entries divide (tests/test_gpu_blas.cpp); K = 0;
-  // empty products.
-  const Shape shapes[] = {{127, 129, 131}, {1, 1, 1},     {33, 4096, 17}, {17, 33, 1000}, {512, 512, 512},
-                          {640, 640, 640}, {384, 192, 48}, {64, 48, 0},    {0, 64, 32},    {64, 0, 32}};
+  // empty products; aligned rows of shapes no entry divides (the edge paths).
+  const Shape shapes[] = {{127, 129, 131}, {1, 1, 1},     {33, 4096, 17}, {17, 33, 1000},
+                          {512, 512, 512}, {640, 640, 640}, {384, 192, 48}, {64, 48, 0},
+                          {0, 64, 32},     {64, 0, 32},     {1000, 1000, 1000}, {100, 36, 20}};
   for (const Shape &s : shapes)
     for (Layout l : kLayouts)
       for (Op a : kOps)
         for (Op b : kOps)
           for (int pad : {0, 4, 3})
             for (int offset : {0, 1, 3})
-              for (float beta : {0.0f, 0.5f}) run_case(h, Case{l, a, b, s.M, s.N, s.K, pad, offset, beta}, rng);
+              for (float beta : {0.0f, 0.5f}) run_case(h, Case{l, a, b, s.M, s.N, s.K, pad, offset, beta, -1}, rng);
+  CHECK_CUBLAS(cublasDestroy(h));
+}
+
+// Every tuned entry's edge variant on odd shapes: remainders of M, N and K against every
+// tile (a 1 x 1 x 1 product, less than one tile; odd sizes near and past one tile; a
+// K remainder alone), row-major and column-major (which swaps the operands), leading
+// dimensions rounded up to multiples of 4 with and without 4 more floats of padding.
+void run_edges() {
+  cublasHandle_t h;
+  CHECK_CUBLAS(cublasCreate(&h));
+  std::mt19937 rng(12);
+  int device = 0;
+  CHECK(cudaGetDevice(&device));
+  const sgemm_tune_runtime::GpuTable *table =
+      sgemm_tune_runtime::table_for_device(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, device);
+  if (table == nullptr) {
+    report(false, "edges: the header has no table for this GPU");
+    CHECK_CUBLAS(cublasDestroy(h));
+    return;
+  }
+  struct Shape {
+    int M, N, K;
+  };
+  const Shape shapes[] = {{1, 1, 1}, {127, 129, 131}, {1001, 999, 1003}, {129, 65, 17}, {256, 256, 260}, {33, 300, 7}};
+  for (int entry = 0; entry < table->count; ++entry)
+    for (const Shape &s : shapes)
+      for (Layout l : kLayouts)
+        for (int pad : {0, 4})
+          for (float beta : {0.0f, 0.5f})
+            run_case(h, Case{l, Op::NoTrans, Op::NoTrans, s.M, s.N, s.K, pad, 0, beta, entry}, rng);
   CHECK_CUBLAS(cublasDestroy(h));
 }
 
@@ -253,8 +317,10 @@ int main(int argc, char **argv) {
     run_invalid();
   } else if (mode == "cases") {
     run_cases();
+  } else if (mode == "edges") {
+    run_edges();
   } else {
-    std::fprintf(stderr, "usage: %s invalid|cases\n", argv[0]);
+    std::fprintf(stderr, "usage: %s invalid|cases|edges\n", argv[0]);
     return 2;
   }
   std::printf("%d passed, %d failed\n", g_passed, g_failed);

@@ -1,5 +1,6 @@
 // tools/example, the program users start from, builds with nvcc against an emitted header
-// that carries both kinds of entries (timed machine code, a tile compiled from source),
+// that carries both kinds of entries (timed machine code, a tile compiled from source, each
+// with its edge variant in the same form),
 // exactly as the GPU test (test_gpu_header.cpp) builds it before running it; and the BLAS
 // entry of such a header answers bad arguments without a GPU. No GPU needed.
 #include <filesystem>
@@ -30,6 +31,9 @@ std::filesystem::path folder_with_header(const std::string &name) {
   const EmittedHeader header = testing::emit_into(dir, store, env, KernelSource::embedded());
   EXPECT_EQ(header.entries, 2u);
   EXPECT_EQ(header.with_code, 1u);
+  // The 4096^3 entry's edge variant ships as machine code; the 1024^3 one's is compiled by
+  // nvcc from source, as its timed kernel is.
+  EXPECT_EQ(header.with_edges_code, 1u);
   return dir;
 }
 

@@ -2,7 +2,8 @@
 // program, built the way a user's build compiles it) and run through each of its paths,
 // every result checked against cuBLAS by the example itself (beta = 0 over a NaN-filled C,
 // and beta = 0.5): the machine code that was timed, the same tiles compiled from source,
-// and the bounds-checked default for a shape no tuned tile divides. Skips, saying so, on a
+// their edge variants for a shape no tuned tile divides with aligned rows, and the
+// bounds-checked default for one whose rows are not aligned. Skips, saying so, on a
 // machine without a usable GPU or without nvcc.
 #include <algorithm>
 #include <filesystem>
@@ -109,6 +110,7 @@ TEST_F(GpuHeader, EveryPathOfAnEmittedHeaderMatchesCublas) {
   const EmittedHeader shipped = emit_header(store.database(), env, options);
   EXPECT_EQ(shipped.entries, 2u);
   EXPECT_EQ(shipped.with_code, 2u);
+  EXPECT_EQ(shipped.with_edges_code, 2u);
   // Without the kept machine code (and no recompiling) every entry is compiled from source
   // by nvcc: launch_fast<...> in the header.
   store.database().exec("DELETE FROM kernels");
@@ -118,17 +120,22 @@ TEST_F(GpuHeader, EveryPathOfAnEmittedHeaderMatchesCublas) {
   EXPECT_NE(from_source.text.find("launch_fast<"), std::string::npos);
 
   // Tuned exactly (stream-K, data-parallel); divided by the tuned tiles but not tuned
-  // (nearest: the stream-K entry, the data-parallel one); divided by nothing.
+  // (nearest: the stream-K entry, the data-parallel one); divided by nothing, rows 16-byte
+  // aligned (a tuned tile's edge variant); divided by nothing, rows not aligned (K = 131).
   const std::vector<std::string> divided = {"1024x1024x1024", "1024x512x256", "1280x1152x1024", "768x384x320"};
+  const std::string edges = "1000x1000x1000";
   const std::string undivided = "127x129x131";
   std::vector<std::string> shapes = divided;
+  shapes.push_back(edges);
   shapes.push_back(undivided);
   struct Variant {
     std::string name;
     const EmittedHeader &header;
     std::string tuned_path;  // the path that serves the tuned tiles
+    std::string edges_path;  // and their edge variants
   };
-  for (const Variant &v : {Variant{"cubin", shipped, "tuned-cubin"}, Variant{"source", from_source, "tuned-source"}}) {
+  for (const Variant &v : {Variant{"cubin", shipped, "tuned-cubin", "tuned-edge-cubin"},
+                           Variant{"source", from_source, "tuned-source", "tuned-edge-source"}}) {
     const std::optional<testing::CommandOutput> ran = build_and_run(v.name, v.header, gpu.arch(), shapes);
     if (!ran) continue;
     EXPECT_EQ(ran->exit_code, 0) << v.name << " header: a result differs from cuBLAS, or a call failed";
@@ -140,7 +147,8 @@ TEST_F(GpuHeader, EveryPathOfAnEmittedHeaderMatchesCublas) {
         continue;
       }
       EXPECT_EQ(found->second.first, "ok") << v.name << " header, " << s;
-      EXPECT_EQ(found->second.second, s == undivided ? "default-checked" : v.tuned_path) << v.name << " header, " << s;
+      EXPECT_EQ(found->second.second, s == undivided ? "default-checked" : s == edges ? v.edges_path : v.tuned_path)
+          << v.name << " header, " << s;
     }
   }
 }

@@ -64,7 +64,8 @@ TEST_F(QueryTest, BestIsTheFastestVerifiedResultPerShape) {
 TEST_F(QueryTest, SelectionRuleExactNearestDefault) {
   const auto entries = best_entries(store_->database(), testing::h200_environment());
   std::vector<sgemm_tune_kernels::TunedShape> shapes;
-  for (const auto &e : entries) shapes.push_back({e.shape.M, e.shape.N, e.shape.K, e.tile, e.percent_of_cublas});
+  for (const auto &e : entries)
+    shapes.push_back({e.shape.M, e.shape.N, e.shape.K, e.tile, e.percent_of_cublas, e.tflops});
   SelectKind kind;
   const int n = static_cast<int>(shapes.size());
   EXPECT_EQ(sgemm_tune_kernels::select_tuned(shapes.data(), n, 4096, 4096, 4096, true, &kind), 1);
@@ -80,6 +81,62 @@ TEST_F(QueryTest, SelectionRuleExactNearestDefault) {
   EXPECT_EQ(kind, SelectKind::none);
   EXPECT_EQ(sgemm_tune_kernels::select_tuned(shapes.data(), n, 4096, 4096, 4096, false, &kind), -1);
   EXPECT_EQ(sgemm_tune_kernels::select_tuned(shapes.data(), n, 1, 1, 1, true, &kind), -1);
+}
+
+// Rule 3 (select_edges): the edge variant of the entry predicted fastest over whole waves.
+TEST(SelectEdges, PredictedTimeCountsPaddingRateAndWaves) {
+  using sgemm_tune_kernels::TunedShape;
+  SgemmTile wide = kBigTile, seed = kSeedTile;  // 128 x 256 and 128 x 64 tiles, both stream-K
+  wide.STREAMK = seed.STREAMK = 1;
+  const TunedShape entries[] = {{4096, 4096, 4096, wide, 100.0, 50.0}, {4096, 4096, 4096, seed, 95.0, 45.0}};
+  const double flops = 2.0 * 1024 * 1024 * 1024;
+  // 1024^3: 32 wide tiles or 128 seed tiles. On 32 SMs both fill whole waves and the higher
+  // rate wins; on 128 the wide tiles leave three quarters of the SMs idle.
+  EXPECT_DOUBLE_EQ(sgemm_tune_kernels::predict_edges_time(entries[0], 1024, 1024, 1024, 32), flops / 50.0);
+  EXPECT_DOUBLE_EQ(sgemm_tune_kernels::predict_edges_time(entries[0], 1024, 1024, 1024, 128), flops / 12.5);
+  EXPECT_EQ(sgemm_tune_kernels::select_edges(entries, 2, 1024, 1024, 1024, 32), 0);
+  EXPECT_EQ(sgemm_tune_kernels::select_edges(entries, 2, 1024, 1024, 1024, 128), 1);
+  // 1000^3 pads to whole tiles and K slices: 1024 x 1024 x 1008 for BK = 16.
+  EXPECT_DOUBLE_EQ(sgemm_tune_kernels::predict_edges_time(entries[1], 1000, 1000, 1000, 128),
+                   2.0 * 1024 * 1024 * 1008 / 45.0);
+  EXPECT_EQ(sgemm_tune_kernels::select_edges(entries, 2, 1000, 1000, 1000, 128), 1);
+  // An entry without a measured rate is never picked; nothing takes an empty shape, nor a
+  // data-parallel grid taller than CUDA allows.
+  const TunedShape unmeasured[] = {{4096, 4096, 4096, wide, 100.0, 0.0}, entries[1]};
+  EXPECT_EQ(sgemm_tune_kernels::select_edges(unmeasured, 2, 1024, 1024, 1024, 32), 1);
+  EXPECT_EQ(sgemm_tune_kernels::select_edges(entries, 2, 0, 1024, 1024, 32), -1);
+  EXPECT_EQ(sgemm_tune_kernels::select_edges(entries, 2, 1024, 1024, 0, 32), -1);
+  EXPECT_EQ(sgemm_tune_kernels::select_edges(entries, 2, 128LL * 65535 + 1, 4, 4, 32), -1);
+  EXPECT_EQ(sgemm_tune_kernels::select_edges(entries, 0, 1024, 1024, 1024, 32), -1);
+}
+
+TEST(SelectEdges, MeasuredRateIsTakenAsItIs) {
+  // A data-parallel entry at its own tuned shape: 2048 tiles on 132 SMs, 16 waves with 64
+  // idle slots in the last; and an entry tuned at 512^3, whose 32 tiles left most of the GPU
+  // idle at a low rate, ranks below it on a large shape both tiles would serve.
+  const sgemm_tune_kernels::TunedShape entries[] = {{4096, 4096, 4096, kSeedTile, 95.0, 40.0},
+                                                    {512, 512, 512, kSeedTile, 90.0, 10.0}};
+  EXPECT_DOUBLE_EQ(sgemm_tune_kernels::predict_edges_time(entries[0], 4096, 4096, 4096, 132),
+                   2.0 * 4096 * 4096 * 4096 / (40.0 * 2048 / 2112));
+  EXPECT_EQ(sgemm_tune_kernels::select_edges(entries, 2, 3000, 3000, 3000, 132), 0);
+}
+
+TEST(SelectEdges, EdgeShapeRulesPadAndBoundTheGrid) {
+  const SgemmTile t = kSeedTile;  // 128 x 64 x 16
+  EXPECT_TRUE(sgemm_tune_kernels::shape_fits_tile_edges(t, 1, 1, 1));
+  EXPECT_TRUE(sgemm_tune_kernels::shape_fits_tile_edges(t, 1000, 999, 1003));
+  EXPECT_TRUE(sgemm_tune_kernels::shape_fits_tile_edges(t, 128LL * 65535, 64, 16));
+  EXPECT_FALSE(sgemm_tune_kernels::shape_fits_tile_edges(t, 128LL * 65535 + 1, 64, 16));
+  EXPECT_FALSE(sgemm_tune_kernels::shape_fits_tile_edges(t, 0, 64, 16));
+  EXPECT_FALSE(sgemm_tune_kernels::shape_fits_tile_edges(t, 128, 64, 2147483647));
+  const auto plan = sgemm_tune_kernels::tile_edges_launch_plan(t, 1000, 999);
+  EXPECT_FALSE(plan.prepare);
+  EXPECT_EQ(plan.grid_x, 16u);  // ceil(999 / 64)
+  EXPECT_EQ(plan.grid_y, 8u);   // ceil(1000 / 128)
+  EXPECT_EQ(plan.grid_z, 1u);
+  SgemmTile streamk = t;
+  streamk.STREAMK = 1;
+  EXPECT_EQ(sgemm_tune_kernels::tile_edges_launch_plan(streamk, 1000, 999).grid_y, 8u);
 }
 
 TEST_F(QueryTest, OneCharacterTemplateChangeMakesEverythingStale) {
@@ -151,6 +208,11 @@ TEST_F(QueryTest, EmissionIsDeterministicAndShipsCodeCompiledFromTheTimedTemplat
   EXPECT_NE(a.text.find("\"NVIDIA H200\""), std::string::npos);
   EXPECT_EQ(a.text.find("launch_fast<"), std::string::npos);
   EXPECT_NE(a.text.find("0x7f, 0x45, 0x4c, 0x46"), std::string::npos);  // an ELF image
+  // Each entry's edge variant too, as machine code, with its own symbol.
+  EXPECT_EQ(a.with_edges_code, 2u);
+  EXPECT_EQ(a.text.find("launch_edges<"), std::string::npos);
+  EXPECT_NE(a.text.find("kCubinEdges1"), std::string::npos);
+  EXPECT_NE(a.text.find("\"_ZN18sgemm_tune_kernels27sgemm_double_buffered_edgesILi128ELi256ELi32E"), std::string::npos);
 
   // Timed with another template: that code cannot be compiled here, so the tiles are
   // compiled from source in the user's build.
@@ -161,6 +223,8 @@ TEST_F(QueryTest, EmissionIsDeterministicAndShipsCodeCompiledFromTheTimedTemplat
   EXPECT_EQ(stale.with_code, 0u);
   EXPECT_NE(stale.text.find("STALE"), std::string::npos);
   EXPECT_NE(stale.text.find("launch_fast<128,256,32,128,32,1,8,8,2,0,0>"), std::string::npos);
+  EXPECT_EQ(stale.with_edges_code, 0u);
+  EXPECT_NE(stale.text.find("launch_edges<128,256,32,128,32,1,8,8,2,0,0>"), std::string::npos);
 }
 
 TEST_F(QueryTest, WithoutATemplateEveryEntryIsCompiledFromSource) {

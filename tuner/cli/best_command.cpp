@@ -51,6 +51,14 @@ nlohmann::json entry_json(const BestEntry &e) {
   return j;
 }
 
+// The SM count run `run_id` recorded: what the generated header's edge rule (select_edges)
+// reads from the GPU it runs on.
+int recorded_sm_count(Database &db, std::int64_t run_id) {
+  Statement st = db.prepare("SELECT sm_count FROM runs WHERE id = :id");
+  st.bind(":id", run_id);
+  return st.step() ? static_cast<int>(st.column_int("sm_count")) : 0;
+}
+
 void print_entry(const BestEntry &e, std::ostream &out) {
   char buf[160];
   std::snprintf(buf, sizeof buf, "  %.3f ms, %.2f TFLOP/s, %.1f%% of cuBLAS at %s, measured %s (run %lld)\n", e.time_ms,
@@ -80,12 +88,19 @@ int run(const BestArgs &a) {
   if (entries.empty()) throw UserError(a.db.path + " holds no verified results for " + terminal_safe(gpu));
 
   std::vector<sgemm_tune_kernels::TunedShape> shapes;
-  for (const auto &e : entries) shapes.push_back({e.shape.M, e.shape.N, e.shape.K, e.tile, e.percent_of_cublas});
+  for (const auto &e : entries)
+    shapes.push_back({e.shape.M, e.shape.N, e.shape.K, e.tile, e.percent_of_cublas, e.tflops});
   sgemm_tune_kernels::SelectKind kind;
   const int i = sgemm_tune_kernels::select_tuned(shapes.data(), static_cast<int>(shapes.size()), shape.M, shape.N,
                                                  shape.K, true, &kind);
+  // Rule 3, for operands the fast kernel reads: the edge variant of a tuned tile.
+  const int edges = i >= 0 ? -1
+                           : sgemm_tune_kernels::select_edges(shapes.data(), static_cast<int>(shapes.size()), shape.M,
+                                                              shape.N, shape.K,
+                                                              recorded_sm_count(db, entries.front().run_id));
   const char *selection = kind == sgemm_tune_kernels::SelectKind::exact     ? "exact"
                           : kind == sgemm_tune_kernels::SelectKind::nearest ? "nearest"
+                          : edges >= 0                                      ? "edges"
                                                                             : "default";
   if (a.json) {
     nlohmann::json j;
@@ -93,8 +108,8 @@ int run(const BestArgs &a) {
     j["gpu"] = gpu;
     j["shape"] = shape.to_string();
     j["selection"] = selection;
-    if (i >= 0) {
-      j["config"] = entry_json(entries[static_cast<std::size_t>(i)]);
+    if (i >= 0 || edges >= 0) {
+      j["config"] = entry_json(entries[static_cast<std::size_t>(i >= 0 ? i : edges)]);
     } else {
       j["config"] = tile_to_json(sgemm_tune_kernels::kDefaultTile);
       j["config"]["bounds_checked"] = true;
@@ -109,6 +124,11 @@ int run(const BestArgs &a) {
   } else if (kind == sgemm_tune_kernels::SelectKind::nearest) {
     std::cout << "not tuned; the generated header uses the configuration of the nearest tuned shape that it divides\n";
     print_entry(entries[static_cast<std::size_t>(i)], std::cout);
+  } else if (edges >= 0) {
+    std::cout << "not tuned, and no tuned tile divides it; with 16-byte aligned rows the generated header runs "
+                 "the edge variant of the tuned configuration predicted fastest for it (else the bounds-checked "
+                 "kernel with the default tile)\n";
+    print_entry(entries[static_cast<std::size_t>(edges)], std::cout);
   } else {
     std::cout << "not tuned, and no tuned tile divides it; the generated header uses the bounds-checked kernel with "
                  "the default tile\n  "

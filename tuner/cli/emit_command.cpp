@@ -34,7 +34,8 @@ int run(const EmitArgs &a) {
     std::cerr << "warning: " << terminal_safe(a.db.path) << " holds machine code for " << terminal_safe(m)
               << " that differs from what sgemm-tune compiles for it; not used (the header ships the compiled code)\n";
   std::cerr << "wrote " << a.out << ": " << header.entries << " tuned shape(s) for " << header.gpus.size()
-            << " GPU(s), " << header.with_code << " with machine code compiled from the timed template";
+            << " GPU(s), " << header.with_code << " with machine code compiled from the timed template, "
+            << header.with_edges_code << " with their edge variant's";
   if (header.stale) std::cerr << "; " << header.stale << " STALE (see the header's banner, or sgemm-tune stale)";
   std::cerr << "\n";
   return 0;

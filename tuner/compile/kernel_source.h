@@ -24,9 +24,17 @@ struct KernelSource {
   static KernelSource from_directory(const std::string &directory);
 };
 
+// The two fast kernels of a tile: `exact` (sgemm_double_buffered, shapes the tile divides,
+// the one that is timed) and `edges` (sgemm_double_buffered_edges, any shape).
+enum class KernelVariant { exact, edges };
+
 // The C++ name of the kernel instantiated for a tile, for nvrtcAddNameExpression.
 std::string kernel_name_expression(const SgemmTile &tile);
+// The same for the fast kernel's edge variant (any shape) of the tile.
+std::string edges_name_expression(const SgemmTile &tile);
 // The same for the bounds-checked kernel of the tile.
 std::string bounds_checked_name_expression(const SgemmTile &tile);
+// kernel_name_expression or edges_name_expression.
+std::string name_expression(const SgemmTile &tile, KernelVariant variant);
 
 }  // namespace sgemm_tune

@@ -84,11 +84,12 @@ std::string CompileOptions::to_string() const {
   return out;
 }
 
-CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile) {
+CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile,
+                              KernelVariant variant) {
   const auto start = std::chrono::steady_clock::now();
   CompiledKernel out;
   out.tile = tile;
-  out.name_expression = kernel_name_expression(tile);
+  out.name_expression = name_expression(tile, variant);
   NvrtcProgram prog(source);
   out.log = prog.compile(options, {out.name_expression});
 
@@ -115,7 +116,8 @@ CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &
 
 void compile_every_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile) {
   NvrtcProgram prog(source);
-  prog.compile(options, {kernel_name_expression(tile), bounds_checked_name_expression(tile)});
+  prog.compile(options,
+               {kernel_name_expression(tile), edges_name_expression(tile), bounds_checked_name_expression(tile)});
 }
 
 std::string nvrtc_version() {

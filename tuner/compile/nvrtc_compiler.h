@@ -42,11 +42,13 @@ class CompileError : public std::runtime_error {
   std::string log_;
 };
 
-// Thread-safe: each call owns its NVRTC program. Throws CompileError.
-CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile);
+// Thread-safe: each call owns its NVRTC program, which holds the one kernel `variant` names.
+// Throws CompileError.
+CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile,
+                              KernelVariant variant = KernelVariant::exact);
 
-// Compiles every kernel the template instantiates for a tile, the fast one and the
-// bounds-checked one, in one program, and keeps no machine code: the check that the tile
+// Compiles every kernel the template instantiates for a tile, the fast one, its edge variant
+// and the bounds-checked one, in one program, and keeps no machine code: the check that the tile
 // rules admit nothing the compiler refuses. Throws CompileError.
 void compile_every_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile);
 

@@ -47,21 +47,43 @@ void write_bytes(std::ostringstream &out, const std::string &bytes) {
   out << "\n";
 }
 
+// The code of each entry's two kernels, in entry order.
+struct ShippedCode {
+  std::vector<RebuiltCode> exact, edges;
+};
+
+// One kernel's fields of a TunedKernel row: its machine code, written into `data` as array
+// `array` (`what` names it in a comment), with its symbol, or no code and the launcher
+// `launcher` (a template of sgemm_tuned_runtime.cuh) that compiles the tile from source.
+std::string kernel_fields(std::ostringstream &data, const std::string &array, const std::string &what,
+                          const RebuiltCode &code, const std::string &launcher) {
+  if (!code.kernel) return "nullptr, 0, nullptr, &::sgemm_tune_runtime::" + launcher;
+  data << "// " << what << "\n";
+  data << "alignas(16) inline const unsigned char " << array << "[] = {";
+  write_bytes(data, code.kernel->cubin);
+  data << "};\n\n";
+  return array + ", sizeof " + array + ", " + cpp_string_literal(code.kernel->lowered_name) + ", nullptr";
+}
+
 // The code each entry ships: compiled now, by this tuner, from the template the entry was
 // timed with; none where that cannot be done (the source path then compiles the tile in
-// the user's build). What the database kept is compared, so that a mismatch is reported.
-std::vector<RebuiltCode> code_to_ship(Database &db, const std::vector<const BestEntry *> &entries,
-                                      const EmitOptions &options, const CurrentEnvironment &env,
-                                      EmittedHeader &out) {
+// the user's build). What the database kept of the timed kernel is compared, so that a
+// mismatch is reported; the edge variant is never timed, so the database has none of it.
+ShippedCode code_to_ship(Database &db, const std::vector<const BestEntry *> &entries, const EmitOptions &options,
+                         const CurrentEnvironment &env, EmittedHeader &out) {
   std::vector<CodeOrigin> origins;
   for (const BestEntry *e : entries)
     origins.push_back({e->fingerprint.template_hash, e->fingerprint.compile_options, e->fingerprint.nvrtc_version,
                        e->compute_capability, e->tile});
-  if (!options.kernel) return std::vector<RebuiltCode>(origins.size(), {std::nullopt, "not compiled"});
-  std::vector<RebuiltCode> code = CodeRebuilder(*options.kernel, env.extra_compile_options).rebuild(origins);
+  if (!options.kernel) {
+    const std::vector<RebuiltCode> none(origins.size(), {std::nullopt, "not compiled"});
+    return {none, none};
+  }
+  const CodeRebuilder rebuilder(*options.kernel, env.extra_compile_options);
+  ShippedCode code{rebuilder.rebuild(origins), rebuilder.rebuild(origins, KernelVariant::edges)};
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const auto stored = stored_code(db, *entries[i]);
-    if (stored && compare_code(code[i], stored->first, stored->second) == CodeCheck::differs)
+    if (stored && compare_code(code.exact[i], stored->first, stored->second) == CodeCheck::differs)
       out.code_mismatches.push_back(entries[i]->gpu_name + " " + entries[i]->shape.to_string() + " " +
                                     describe_tile(entries[i]->tile));
   }
@@ -90,7 +112,7 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
                       " tuned shapes; a header holds at most " + std::to_string(kMaxEntriesPerGpu) + " per GPU");
     entries.insert(entries.end(), list.begin(), list.end());
   }
-  const std::vector<RebuiltCode> code = code_to_ship(db, entries, options, env, out);
+  const ShippedCode code = code_to_ship(db, entries, options, env, out);
 
   std::string latest;
   std::ostringstream summary, data, tables, gpu_table;
@@ -104,7 +126,8 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
             << " tuned shape(s):\n";
     std::ostringstream rows;
     for (const BestEntry *e : list) {
-      const RebuiltCode &c = code[entry_index];
+      const RebuiltCode &c = code.exact[entry_index];
+      const RebuiltCode &edges = code.edges[entry_index];
       const std::string n = std::to_string(entry_index++);
       latest = std::max(latest, e->measured_at);
       ++out.entries;
@@ -114,7 +137,7 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
               << " (run " << e->run_id << ", fingerprint " << cpp_comment_text(e->fingerprint_hash) << "); "
               << (c.kernel ? "ships the machine code of the timed template, compiled by sgemm-tune"
                            : "compiled from source by your compiler")
-              << "\n";
+              << "; edge variant " << (edges.kernel ? "machine code" : "from source") << "\n";
       if (e->stale()) {
         ++out.stale;
         summary << "//     STALE:";
@@ -125,26 +148,24 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
       }
       const std::string shape = "{" + std::to_string(e->shape.M) + ", " + std::to_string(e->shape.N) + ", " +
                                 std::to_string(e->shape.K) + ", {" + tile_arguments(e->tile) + "}, " +
-                                number("%.4f", e->percent_of_cublas) + "}";
-      if (c.kernel) {
-        ++out.with_code;
-        data << "// " << cpp_comment_text(gpu) << ", " << e->shape.to_string() << ", " << describe_tile(e->tile) << "\n";
-        data << "alignas(16) inline const unsigned char kCubin" << n << "[] = {";
-        write_bytes(data, c.kernel->cubin);
-        data << "};\n\n";
-        rows << "    {" << shape << ", kCubin" << n << ", sizeof kCubin" << n << ", "
-             << cpp_string_literal(c.kernel->lowered_name) << ", nullptr},\n";
-      } else {
-        rows << "    {" << shape << ", nullptr, 0, nullptr, &::sgemm_tune_runtime::launch_fast<"
-             << tile_arguments(e->tile) << ">},\n";
-      }
+                                number("%.4f", e->percent_of_cublas) + ", " + number("%.4f", e->tflops) + "}";
+      const std::string what = cpp_comment_text(gpu) + ", " + e->shape.to_string() + ", " + describe_tile(e->tile);
+      if (c.kernel) ++out.with_code;
+      if (edges.kernel) ++out.with_edges_code;
+      // One line per row: every line of the header starts as the generator writes it.
+      rows << "    {" << shape << ", "
+           << kernel_fields(data, "kCubin" + n, what, c, "launch_fast<" + tile_arguments(e->tile) + ">") << ", "
+           << kernel_fields(data, "kCubinEdges" + n, what + ", edge variant", edges,
+                            "launch_edges<" + tile_arguments(e->tile) + ">")
+           << "},\n";
     }
     tables << "// " << cpp_comment_text(gpu) << "\n"
            << "inline const ::sgemm_tune_runtime::TunedKernel kKernels" << g << "[] = {\n" << rows.str() << "};\n";
-    tables << "inline ::sgemm_tune_runtime::LoadedCode kLoaded" << g << "[" << list.size() << "];\n\n";
+    tables << "inline ::sgemm_tune_runtime::LoadedCode kLoaded" << g << "[" << list.size() << "];\n";
+    tables << "inline ::sgemm_tune_runtime::LoadedCode kLoadedEdges" << g << "[" << list.size() << "];\n\n";
     const auto dot = cc.find('.');
     gpu_table << "    {" << cpp_string_literal(gpu) << ", " << cc.substr(0, dot) << ", " << cc.substr(dot + 1)
-              << ", kKernels" << g << ", kLoaded" << g << ", " << list.size() << "},\n";
+              << ", kKernels" << g << ", kLoaded" << g << ", kLoadedEdges" << g << ", " << list.size() << "},\n";
   }
 
   std::ostringstream h;

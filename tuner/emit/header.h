@@ -4,8 +4,9 @@
 //   cudaError_t sgemm_tuned(int M, int N, int K, float alpha, const float *A,
 //                           const float *B, float beta, float *C, cudaStream_t stream = 0);
 // Row-major, correct for any shape (kernel_templates/sgemm_tuned_select.h says which
-// configuration serves which). The text depends only on the database and the template:
-// emitting twice gives the same bytes.
+// configuration serves which). Each entry also carries the edge variant of its tile's fast
+// kernel, which serves aligned shapes that no tuned tile divides. The text depends only on
+// the database and the template: emitting twice gives the same bytes.
 //
 // A database may have come from elsewhere, so nothing in it becomes code: stored text
 // goes into comments and string literals only through cpp_text.h, identifiers are
@@ -33,7 +34,8 @@ struct EmitOptions {
 struct EmittedHeader {
   std::string text;
   std::size_t entries = 0;
-  std::size_t with_code = 0;  // entries that carry machine code
+  std::size_t with_code = 0;        // entries whose timed kernel is machine code
+  std::size_t with_edges_code = 0;  // entries whose edge variant is machine code
   std::size_t stale = 0;
   // Entries whose code in the database differs from what the tuner compiles for them:
   // the database was altered (or made elsewhere); the compiled code is what ships.

@@ -4,8 +4,9 @@
 
 namespace sgemm_tune {
 
-CompilePool::CompilePool(KernelSource source, CompileOptions options, std::vector<SgemmTile> tiles, int jobs)
-    : source_(std::move(source)), options_(std::move(options)), tiles_(std::move(tiles)) {
+CompilePool::CompilePool(KernelSource source, CompileOptions options, std::vector<SgemmTile> tiles, int jobs,
+                         KernelVariant variant)
+    : source_(std::move(source)), options_(std::move(options)), tiles_(std::move(tiles)), variant_(variant) {
   const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(std::max(jobs, 1)), tiles_.size());
   for (std::size_t i = 0; i < n; ++i) workers_.emplace_back([this] { work(); });
 }
@@ -23,7 +24,7 @@ void CompilePool::work() {
     out.tile = tiles_[i];
     const auto start = std::chrono::steady_clock::now();
     try {
-      out.kernel = compile_kernel(source_, options_, tiles_[i]);
+      out.kernel = compile_kernel(source_, options_, tiles_[i], variant_);
     } catch (const CompileError &e) {
       out.error = e.what();
       out.log = e.log();

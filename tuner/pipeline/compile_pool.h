@@ -25,7 +25,8 @@ struct CompileOutcome {
 
 class CompilePool {
  public:
-  CompilePool(KernelSource source, CompileOptions options, std::vector<SgemmTile> tiles, int jobs);
+  CompilePool(KernelSource source, CompileOptions options, std::vector<SgemmTile> tiles, int jobs,
+              KernelVariant variant = KernelVariant::exact);
   ~CompilePool();  // stops taking new work and joins the workers
   CompilePool(const CompilePool &) = delete;
   CompilePool &operator=(const CompilePool &) = delete;
@@ -39,6 +40,7 @@ class CompilePool {
   const KernelSource source_;
   const CompileOptions options_;
   const std::vector<SgemmTile> tiles_;
+  const KernelVariant variant_;
   std::atomic<std::size_t> next_job_{0};
   std::atomic<bool> stop_{false};
   std::mutex mutex_;

@@ -27,7 +27,8 @@ std::optional<std::string> CodeRebuilder::why_not_rebuildable(const CodeOrigin &
   return std::nullopt;
 }
 
-std::vector<RebuiltCode> CodeRebuilder::rebuild(const std::vector<CodeOrigin> &origins) const {
+std::vector<RebuiltCode> CodeRebuilder::rebuild(const std::vector<CodeOrigin> &origins,
+                                                KernelVariant variant) const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<RebuiltCode> out(origins.size());
   // Tiles not compiled yet, grouped by architecture, each once.
@@ -41,7 +42,7 @@ std::vector<RebuiltCode> CodeRebuilder::rebuild(const std::vector<CodeOrigin> &o
     }
     arch_of_request[i] = options.arch;
     auto &tiles = to_compile[options.arch];
-    if (!compiled_.count({options.arch, origins[i].tile}) &&
+    if (!compiled_.count({options.arch, origins[i].tile, variant}) &&
         std::find(tiles.begin(), tiles.end(), origins[i].tile) == tiles.end())
       tiles.push_back(origins[i].tile);
   }
@@ -51,15 +52,15 @@ std::vector<RebuiltCode> CodeRebuilder::rebuild(const std::vector<CodeOrigin> &o
     CompileOptions options;
     options.arch = arch;
     options.extra = extra_;
-    CompilePool pool(kernel_, options, tiles, jobs);
+    CompilePool pool(kernel_, options, tiles, jobs, variant);
     while (auto outcome = pool.next()) {
-      compiled_[{arch, outcome->tile}] = std::move(outcome->kernel);
-      errors_[{arch, outcome->tile}] = outcome->error;
+      compiled_[{arch, outcome->tile, variant}] = std::move(outcome->kernel);
+      errors_[{arch, outcome->tile, variant}] = outcome->error;
     }
   }
   for (std::size_t i = 0; i < origins.size(); ++i) {
     if (arch_of_request[i].empty()) continue;
-    const auto key = std::make_pair(arch_of_request[i], origins[i].tile);
+    const Key key{arch_of_request[i], origins[i].tile, variant};
     out[i].kernel = compiled_.at(key);
     if (!out[i].kernel) out[i].why_not = "does not compile here: " + errors_.at(key);
   }

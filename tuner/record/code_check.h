@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tuner/compile/nvrtc_compiler.h"
@@ -35,9 +36,10 @@ class CodeRebuilder {
  public:
   CodeRebuilder(KernelSource kernel, std::vector<std::string> extra_compile_options);
 
-  // One answer per origin, in order. Compiles on every core; a tile is compiled once per
-  // architecture for the rebuilder's lifetime.
-  std::vector<RebuiltCode> rebuild(const std::vector<CodeOrigin> &origins) const;
+  // One answer per origin, in order: the kernel `variant` names. Compiles on every core; a
+  // tile's kernel is compiled once per architecture for the rebuilder's lifetime.
+  std::vector<RebuiltCode> rebuild(const std::vector<CodeOrigin> &origins,
+                                   KernelVariant variant = KernelVariant::exact) const;
 
  private:
   std::optional<std::string> why_not_rebuildable(const CodeOrigin &origin, CompileOptions &options) const;
@@ -45,10 +47,11 @@ class CodeRebuilder {
   KernelSource kernel_;
   std::vector<std::string> extra_;
   std::string nvrtc_version_;
-  // What was compiled, by architecture and tile: one rebuilder serves many checks.
+  // What was compiled, by architecture, tile and variant: one rebuilder serves many checks.
+  using Key = std::tuple<std::string, SgemmTile, KernelVariant>;
   mutable std::mutex mutex_;
-  mutable std::map<std::pair<std::string, SgemmTile>, std::optional<CompiledKernel>> compiled_;
-  mutable std::map<std::pair<std::string, SgemmTile>, std::string> errors_;
+  mutable std::map<Key, std::optional<CompiledKernel>> compiled_;
+  mutable std::map<Key, std::string> errors_;
 };
 
 // The result of checking one stored piece of code against its rebuild.
