@@ -51,7 +51,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     nlohmann::json plain = run;
     plain.erase("results");
     sgemm_tune::check_run_row(plain, "read back");
-    for (const auto &r : run["results"]) sgemm_tune::check_result_row(r, "read back");
+    // Format 2: a run's results as columns and rows.
+    const auto &columns = run["results"]["columns"];
+    for (const auto &values : run["results"]["rows"]) {
+      nlohmann::json r = nlohmann::json::object();
+      for (std::size_t c = 0; c < columns.size(); ++c) r[columns[c].get<std::string>()] = values[c];
+      sgemm_tune::check_result_row(r, "read back");
+    }
   }
   for (const auto &k : back["kernels"]) {
     sgemm_tune::check_kernel_row(k, "read back");
