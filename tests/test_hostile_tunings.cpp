@@ -272,6 +272,16 @@ TEST_F(HostileTest, MissingUnknownAndMisplacedFieldsAreRefused) {
   bad = export_;
   bad["version"] = 0;
   EXPECT_NE(import_error(bad).find("version"), std::string::npos);
+  // Fields of the wrong type where the document's header is read (found by fuzzing: a
+  // number as "format" escaped as a JSON type error instead of a message).
+  for (const json &format : {json(128), json(nullptr), json::array()}) {
+    bad = export_;
+    bad["format"] = format;
+    EXPECT_NE(import_error(bad).find("not an sgemm-tune export"), std::string::npos);
+  }
+  bad = export_;
+  bad["version"] = "2";
+  EXPECT_NE(import_error(bad).find("version"), std::string::npos);
   bad = export_;
   bad["runs"].push_back(bad["runs"][0]);
   EXPECT_NE(import_error(bad).find("appears twice"), std::string::npos);

@@ -172,7 +172,10 @@ bool kernel_present(Database &db, const std::string &fingerprint, const SgemmTil
 // as a list of objects. The checks and the import read objects: rows become objects here,
 // after their shape is checked.
 json with_result_objects(const json &doc, const std::string &source) {
-  if (!doc.is_object() || !doc.contains("runs") || !doc["runs"].is_array() || doc.value("version", 0) < 2) return doc;
+  // Anything but a version-2 document with a list of runs is left for check_document to refuse.
+  if (!doc.is_object() || !doc.contains("runs") || !doc["runs"].is_array() || !doc.contains("version") ||
+      !doc["version"].is_number_integer() || doc["version"].get<std::int64_t>() < 2)
+    return doc;
   json out = doc;
   for (std::size_t i = 0; i < out["runs"].size(); ++i) {
     json &run = out["runs"][i];
@@ -205,10 +208,11 @@ json with_result_objects(const json &doc, const std::string &source) {
 
 // Every field of every row, before anything is written or compiled.
 void check_document(const json &doc, const std::string &source) {
-  if (!doc.is_object() || doc.value("format", "") != "sgemm-tune export")
+  // Types are checked before values are read: json::value() throws on a field of another type.
+  if (!doc.is_object() || !doc.contains("format") || doc["format"] != "sgemm-tune export")
     throw UserError(source + ": not an sgemm-tune export (no \"format\": \"sgemm-tune export\")");
-  if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() < 1 ||
-      doc["version"].get<int>() > kExchangeVersion)
+  if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<std::int64_t>() < 1 ||
+      doc["version"].get<std::int64_t>() > kExchangeVersion)
     throw UserError(source + ": export version " + (doc.contains("version") ? terminal_safe(doc["version"].dump(
                                                                                   -1, ' ', false, json::error_handler_t::replace))
                                                                             : "missing") +
