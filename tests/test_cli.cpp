@@ -143,5 +143,16 @@ TEST(Cli, AHostileExportIsRefusedWithoutCommandingTheTerminal) {
   std::filesystem::remove(db);
 }
 
+TEST(Cli, AnExportWithANumberTooLargeIsRefusedWithAMessage) {
+  const auto db = std::filesystem::temp_directory_path() / ("sgemm_tune_cli_overflow_" + std::to_string(getpid()) + ".db");
+  const std::string file = temp_file("sgemm_tune_overflow_export.json",
+                                     R"({"format": "sgemm-tune export", "version": 2, "runs": [{"sm_count": 7e2495}]})");
+  const Result r = run_cli("import " + file + " --db " + db.string());
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("error: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("unreadable JSON"), std::string::npos) << r.err;
+  std::filesystem::remove(db);
+}
+
 }  // namespace
 }  // namespace sgemm_tune

@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(data, data + size);
-  } catch (const nlohmann::json::parse_error &) {
+  } catch (const nlohmann::json::exception &) {  // not JSON, or a number out of range
     return 0;
   }
   sgemm_tune::Database &db = store().database();

@@ -59,6 +59,9 @@ Command add_import_command(CLI::App &root) {
                      doc = nlohmann::json::parse(in);
                    } catch (const nlohmann::json::parse_error &e) {
                      throw UserError(args->file + ": malformed JSON at byte " + std::to_string(e.byte));
+                   } catch (const nlohmann::json::exception &e) {
+                     // A number too large for a double (1e999), found by fuzzing.
+                     throw UserError(args->file + ": unreadable JSON: " + e.what());
                    }
                    ResultStore store(args->db.path);  // creates the database if needed
                    const CodeRebuilder rebuilder(args->env.kernel(), args->env.compile_options);
