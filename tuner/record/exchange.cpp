@@ -52,26 +52,48 @@ std::string base64_decode(const std::string &in, const std::string &where) {
   return out;
 }
 
+// One column of the current row as JSON (blobs in base64).
+json column_value(const Statement &st, int c) {
+  switch (st.column_type(c)) {
+    case Statement::Type::integer: return st.column_int(c);
+    case Statement::Type::real: return st.column_double(c);
+    case Statement::Type::text: return st.column_text(c);
+    case Statement::Type::blob: return base64_encode(st.column_blob(c));
+    case Statement::Type::null: break;
+  }
+  return nullptr;
+}
+
 // Every column of every row of a query, as JSON objects keyed by column name.
-json rows_of(Database &db, const std::string &sql, std::int64_t run_id = -1) {
+json rows_of(Database &db, const std::string &sql) {
   Statement st = db.prepare(sql);
-  if (run_id >= 0) st.bind(":run_id", run_id);
   json rows = json::array();
   while (st.step()) {
     json row = json::object();
-    for (int c = 0; c < st.column_count(); ++c) {
-      const std::string name = st.column_name(c);
-      switch (st.column_type(c)) {
-        case Statement::Type::integer: row[name] = st.column_int(c); break;
-        case Statement::Type::real: row[name] = st.column_double(c); break;
-        case Statement::Type::text: row[name] = st.column_text(c); break;
-        case Statement::Type::blob: row[name] = base64_encode(st.column_blob(c)); break;
-        case Statement::Type::null: row[name] = nullptr; break;
-      }
-    }
+    for (int c = 0; c < st.column_count(); ++c) row[st.column_name(c)] = column_value(st, c);
     rows.push_back(std::move(row));
   }
   return rows;
+}
+
+// A run's results as one list of columns and rows of values (format 2): a one-shape run has
+// tens of thousands of them, and naming every field of every row would be most of the file.
+json result_table(Database &db, std::int64_t run_id) {
+  Statement st = db.prepare("SELECT * FROM results WHERE run_id = :run_id ORDER BY id");
+  st.bind(":run_id", run_id);
+  std::vector<int> kept;
+  json columns = json::array(), rows = json::array();
+  for (int c = 0; c < st.column_count(); ++c)
+    if (st.column_name(c) != "id" && st.column_name(c) != "run_id") {
+      kept.push_back(c);
+      columns.push_back(st.column_name(c));
+    }
+  while (st.step()) {
+    json values = json::array();
+    for (const int c : kept) values.push_back(column_value(st, c));
+    rows.push_back(std::move(values));
+  }
+  return {{"columns", std::move(columns)}, {"rows", std::move(rows)}};
 }
 
 // The columns a table has, so that an import names only real ones.
@@ -119,19 +141,7 @@ json export_database(Database &db) {
   for (auto &run : runs) {
     const std::int64_t id = run["id"].get<std::int64_t>();
     run.erase("id");
-    // Results as one list of columns and rows of values: a one-shape run has tens of
-    // thousands of them, and naming every field of every row would be most of the file.
-    Statement st = db.prepare("SELECT * FROM results WHERE run_id = :run_id ORDER BY id");
-    st.bind(":run_id", id);
-    json columns = json::array(), rows = json::array();
-    for (int c = 0; c < st.column_count(); ++c)
-      if (st.column_name(c) != "id" && st.column_name(c) != "run_id") columns.push_back(st.column_name(c));
-    for (const json &r : rows_of(db, "SELECT * FROM results WHERE run_id = :run_id ORDER BY id", id)) {
-      json values = json::array();
-      for (const auto &c : columns) values.push_back(r[c.get<std::string>()]);
-      rows.push_back(std::move(values));
-    }
-    run["results"] = {{"columns", std::move(columns)}, {"rows", std::move(rows)}};
+    run["results"] = result_table(db, id);
   }
   doc["runs"] = std::move(runs);
   doc["kernels"] = rows_of(db, "SELECT * FROM kernels ORDER BY fingerprint, " + tile_column_list());
