@@ -22,6 +22,7 @@
 #include SGEMM_TUNED_HEADER
 
 #include "../example/cuda_check.h"
+#include "../example/fill.cuh"
 #include "blas_mapping.h"
 #include "problems.h"
 #include "self_test.h"
@@ -35,16 +36,6 @@ constexpr double kTolerance = 1e-4;
 constexpr int kRounds = 5;         // alternating rounds per side; the median is reported
 constexpr double kRoundMs = 2.0;   // each round launches until about this much GPU time
 constexpr int kMaxLaunches = 1000; // per round, for products that take microseconds
-
-__global__ void fill(float *p, size_t n, unsigned long long seed, float value, bool random) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
-    unsigned long long x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    p[i] = random ? float(x >> 40) * (2.0f / 16777216.0f) - 1.0f : value;
-  }
-}
 
 // Device memory for one operand: `offset` floats, then the operand's extent (at least one
 // float), so that the operand starts `offset` floats past cudaMalloc's alignment.
