@@ -299,8 +299,8 @@ bool is_compute_capability(const std::string &text) {
 }
 
 bool is_valid_tile(const SgemmTile &tile) {
-  // The rules multiply parameters together: bound them first, so that no product of
-  // hostile values can overflow.
+  // check_tile is safe on any int; the bound also keeps a stored tile to sizes that a
+  // block of any GPU could hold.
   return tile_parameters_bounded(tile) && sgemm_tune_kernels::check_tile(tile) == TileRule::ok;
 }
 
