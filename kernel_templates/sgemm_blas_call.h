@@ -11,6 +11,8 @@
 
 #include <cstdint>
 
+#include "sgemm_tile_rules.h"
+
 namespace sgemm_tune {
 
 enum class Layout { RowMajor, ColMajor };
@@ -81,23 +83,21 @@ constexpr GemmCheck check_gemm(const RowMajorGemm &g) {
   return GemmCheck::run;
 }
 
-// Where element (i, j) of op(X) lies in X's memory: X[i * row + j * col].
-struct OperandStrides {
-  long long row, col;
-};
-
-constexpr OperandStrides strides_of(int ld, bool trans) {
-  return trans ? OperandStrides{1, ld} : OperandStrides{ld, 1};
-}
-
 inline bool aligned16(const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
+// Whether every row of A, B and C starts 16-byte aligned: what float4 accesses and 16-byte
+// copies need.
+inline bool rows_aligned16(const RowMajorGemm &g) {
+  return g.lda % 4 == 0 && g.ldb % 4 == 0 && g.ldc % 4 == 0 && aligned16(g.A) && aligned16(g.B) && aligned16(g.C);
+}
+
 // Whether the fast kernel can read the operands as it is written to: neither transposed,
-// every row starting 16-byte aligned (float4 loads and stores, cp.async). The shape is the
-// tile's business (shape_fits_tile).
-inline bool fast_kernel_layout(const RowMajorGemm &g) {
-  return !g.trans_a && !g.trans_b && g.lda % 4 == 0 && g.ldb % 4 == 0 && g.ldc % 4 == 0 && aligned16(g.A) &&
-         aligned16(g.B) && aligned16(g.C);
+// every row 16-byte aligned. The shape is the tile's business (shape_fits_tile).
+inline bool fast_kernel_layout(const RowMajorGemm &g) { return !g.trans_a && !g.trans_b && rows_aligned16(g); }
+
+// The edge kernel's `operands` for the product (kOperand* in sgemm_tile_rules.h).
+inline int edge_operands(const RowMajorGemm &g) {
+  return (g.trans_a ? kOperandTransA : 0) | (g.trans_b ? kOperandTransB : 0) | (rows_aligned16(g) ? 0 : kOperandScalar);
 }
 
 }  // namespace sgemm_tune_kernels

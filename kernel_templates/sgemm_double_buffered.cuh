@@ -16,21 +16,18 @@
 // The problem must divide into whole tiles (shape_fits_tile), and A, B and C must be 16-byte
 // aligned with lda, ldb and ldc multiples of 4.
 //
-// sgemm_bounds_checked below takes the same tile configuration and any shape, alignment and
-// operand layout: op(A) and op(B) are read through a (row, column) stride pair each, which
-// covers transposed operands, with scalar loads and stores behind bounds checks, one
-// shared-memory stage, launched with
-//   grid = (ceil(N / BN), ceil(M / BM)), dynamic shared memory = tile_checked_smem_bytes.
-// It is the path of transposed or unaligned operands, kept off the fast one.
-//
-// sgemm_double_buffered_edges is the fast kernel for any shape: the same code (one body,
+// sgemm_double_buffered_edges is the fast kernel for any product: the same code (one body,
 // detail::sgemm_tiles, whose kEdges switch is off in sgemm_double_buffered, so that kernel
 // compiles to what it did before the switch existed) with M, N and K remainders read as
-// zeros (B through cp.async with a source size, A through guarded loads) and C written
-// only inside M x N. Operands as for the fast kernel: 16-byte aligned, lda, ldb and ldc
-// multiples of 4. It always runs data-parallel, even for a STREAMK = 1 tile (the stream-K
-// prepare pass and atomics stay exact-shape only), launched as tile_edges_launch_plan says:
-//   grid = (ceil(N / BN), ceil(M / BM)), the tile's block and dynamic shared memory;
+// zeros (copies with a source size, guarded loads) and C written only inside M x N. Its
+// last argument, `operands` (kOperand* in sgemm_tile_rules.h), says how A and B lie:
+// transposed or not (a transposed A is copied as it lies, with no transposing store; a
+// transposed B goes through registers and is stored across), and whether every row is
+// 16-byte aligned (else all accesses are 4 bytes wide). It always runs data-parallel, even
+// for a STREAMK = 1 tile (the stream-K prepare pass and atomics stay exact-shape only), and
+// may split K over the grid's z dimension, after a scale pass (kOperandScalePass) that sets
+// C = beta C. Launched as tile_edges_launch_plan says:
+//   grid = (ceil(N / BN), ceil(M / BM), splits), the tile's block and dynamic shared memory;
 // the shape must pass shape_fits_tile_edges.
 //
 // The same source is compiled by NVRTC in the tuner and by nvcc in user builds, so it
@@ -59,6 +56,34 @@ __device__ __forceinline__ void cp_async16_zfill(float *smem_dst, const float *g
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(addr), "l"(gmem_src), "r"(src_bytes));
 }
 
+// One float, read when `inside`, else zero: the 4-byte copy of rows that are not 16-byte
+// aligned (cp.async copies 4 bytes only through L1, .ca).
+__device__ __forceinline__ void cp_async4_zfill(float *smem_dst, const float *gmem_src, bool inside) {
+  const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(smem_dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(addr), "l"(gmem_src), "r"(inside ? 4 : 0));
+}
+
+// The four floats at (row, col .. col + 3) of a row-major matrix X (rows ld floats apart)
+// into shared memory at dst, zeros at or past `rows` and `cols`: one 16-byte copy when `vec`
+// (the rows are 16-byte aligned), else four 4-byte ones. X stands in as the valid address
+// of a copy that reads nothing.
+__device__ __forceinline__ void cp_async4x_guarded(float *smem_dst, const float *__restrict__ X, int ld, int row,
+                                                   int col, int rows, int cols, bool vec) {
+  const bool rowInside = row < rows;
+  const float *p = X + static_cast<long long>(row) * ld + col;
+  if (vec) {
+    const int left = cols - col;
+    const int bytes = !rowInside || left <= 0 ? 0 : left >= 4 ? 16 : left * 4;
+    cp_async16_zfill(smem_dst, bytes > 0 ? p : X, bytes);
+    return;
+  }
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const bool inside = rowInside && col + j < cols;
+    cp_async4_zfill(smem_dst + j, inside ? p + j : X, inside);
+  }
+}
+
 // src_bytes for the four floats at column `col` of a row `cols` floats long, read only when
 // `inside` (the row exists): whole, a part, or nothing.
 __device__ __forceinline__ int row_bytes_left(bool inside, int col, int cols) {
@@ -66,19 +91,32 @@ __device__ __forceinline__ int row_bytes_left(bool inside, int col, int cols) {
   return !inside || left <= 0 ? 0 : left >= 4 ? 16 : left * 4;
 }
 
-// The four floats at (row, col) of a row-major matrix (rows ld floats apart, ld a multiple
-// of 4, 16-byte aligned), zeros at or past `rows` and `cols`: one vector load when all four
-// are inside, else one scalar load per element inside.
+// The four floats at (row, col) of a row-major matrix (rows ld floats apart), zeros at or
+// past `rows` and `cols`: one vector load when all four are inside and `vec` says the rows
+// are 16-byte aligned, else one scalar load per element inside.
 __device__ __forceinline__ float4 load4_guarded(const float *__restrict__ X, int ld, int row, int col, int rows,
-                                                int cols) {
+                                                int cols, bool vec = true) {
   float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   if (row >= rows || col >= cols) return v;
   const float *p = X + static_cast<long long>(row) * ld + col;
-  if (cols - col >= 4) return reinterpret_cast<const float4 *>(p)[0];
+  if (vec && cols - col >= 4) return reinterpret_cast<const float4 *>(p)[0];
   v.x = p[0];
   if (cols - col > 1) v.y = p[1];
   if (cols - col > 2) v.z = p[2];
   return v;
+}
+
+// C += v, four floats at once where the GPU has a vector atomic (sm_90), else one by one.
+__device__ __forceinline__ void atomic_add4(float4 *dst, float4 v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  atomicAdd(dst, v);
+#else
+  float *d = reinterpret_cast<float *>(dst);
+  atomicAdd(d + 0, v.x);
+  atomicAdd(d + 1, v.y);
+  atomicAdd(d + 2, v.z);
+  atomicAdd(d + 3, v.w);
+#endif
 }
 
 // *dst = out (+ beta * *dst where readC): four floats of C, 16-byte aligned. The same
@@ -95,20 +133,31 @@ __device__ __forceinline__ void store4(float4 *dst, float4 out, float beta, bool
   dst[0] = out;
 }
 
-// C(row, col .. col + 3) = out (+ beta * C where readC), only the elements inside rows x
-// cols: a vector store when all four are, else one scalar store per element inside.
+// C(row, col .. col + 3) = out (+ beta * C where readC), or += out where `accumulate` (a
+// split of K adding its part atomically), only the elements inside rows x cols: a vector
+// access when all four are and `vec` says C's rows are 16-byte aligned, else one scalar
+// access per element inside.
 __device__ __forceinline__ void store4_guarded(float *__restrict__ C, int ldc, int row, int col, int rows, int cols,
-                                               float4 out, float beta, bool readC) {
+                                               float4 out, float beta, bool readC, bool vec = true,
+                                               bool accumulate = false) {
   if (row >= rows || col >= cols) return;
   float *p = C + static_cast<long long>(row) * ldc + col;
-  if (cols - col >= 4) {
-    store4(reinterpret_cast<float4 *>(p), out, beta, readC);
+  if (vec && cols - col >= 4) {
+    if (accumulate)
+      atomic_add4(reinterpret_cast<float4 *>(p), out);
+    else
+      store4(reinterpret_cast<float4 *>(p), out, beta, readC);
     return;
   }
   const float v[4] = {out.x, out.y, out.z, out.w};
 #pragma unroll
-  for (int j = 0; j < 3; ++j)
-    if (j < cols - col) p[j] = readC ? v[j] + beta * p[j] : v[j];
+  for (int j = 0; j < 4; ++j) {
+    if (j >= cols - col) break;
+    if (accumulate)
+      atomicAdd(p + j, v[j]);
+    else
+      p[j] = readC ? v[j] + beta * p[j] : v[j];
+  }
 }
 
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
@@ -118,18 +167,6 @@ __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
 }
 
-// C += v, four floats at once where the GPU has a vector atomic (sm_90), else one by one.
-__device__ __forceinline__ void atomic_add4(float4 *dst, float4 v) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  atomicAdd(dst, v);
-#else
-  float *d = reinterpret_cast<float *>(dst);
-  atomicAdd(d + 0, v.x);
-  atomicAdd(d + 1, v.y);
-  atomicAdd(d + 2, v.z);
-  atomicAdd(d + 3, v.w);
-#endif
-}
 
 // The prepare pass of a stream-K launch: blocks (b, 0, z) set the split tile that
 // stream_k_prepared_tile names to beta * C (to 0 when beta == 0, without reading C), each
@@ -155,6 +192,19 @@ __device__ void stream_k_prepare(int ldc, float beta, float *__restrict__ C, lon
       v.w *= beta;
       *p = v;
     }
+  }
+}
+
+// C = beta C (0 when beta == 0, without reading C) over the part of block (x, y)'s BM x BN
+// tile that lies inside M x N: the edge kernel's scale pass. Scalar accesses: any ldc.
+template <int BM, int BN, int NUM_THREADS>
+__device__ void scale_tile(int M, int N, float beta, float *__restrict__ C, int ldc) {
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  for (int i = threadIdx.x; i < BM * BN; i += NUM_THREADS) {
+    const int row = row0 + i / BN, col = col0 + i % BN;
+    if (row >= M || col >= N) continue;
+    float *p = C + static_cast<long long>(row) * ldc + col;
+    *p = beta == 0.0f ? 0.0f : beta * *p;
   }
 }
 
@@ -216,22 +266,6 @@ __device__ __forceinline__ void load_fragments(float (&regM)[WMITER * TM], float
           sgemm_smem[bStage + k * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + i];
 }
 
-// The ROWS x COLS tile at `src` of a matrix read through strides (element (r, c) at
-// src[r * rowStride + c * colStride]) into shared memory at offset(r, c), elements at or past
-// rowsLeft, colsLeft as zero (never read). Consecutive threads take consecutive elements
-// along whichever side is contiguous in memory, so that a transposed operand's loads
-// coalesce as well as a plain one's.
-template <int ROWS, int COLS, int NUM_THREADS, typename Offset>
-__device__ __forceinline__ void load_checked(const float *__restrict__ src, long long rowStride, long long colStride,
-                                             int rowsLeft, int colsLeft, Offset offset) {
-  const bool alongRows = colStride == 1;
-  for (int idx = threadIdx.x; idx < ROWS * COLS; idx += NUM_THREADS) {
-    const int r = alongRows ? idx / COLS : idx % ROWS;
-    const int c = alongRows ? idx % COLS : idx / ROWS;
-    sgemm_smem[offset(r, c)] = r < rowsLeft && c < colsLeft ? src[r * rowStride + c * colStride] : 0.0f;
-  }
-}
-
 }  // namespace detail
 
 // The kernels' template parameters, in SgemmTile's order (also used by the run-time header).
@@ -243,11 +277,12 @@ namespace detail {
 
 // The body of sgemm_double_buffered (kEdges false: whole tiles only) and of
 // sgemm_double_buffered_edges (kEdges true: any shape, remainders zero-filled, C guarded,
-// always data-parallel). Every kEdges branch is a compile-time one.
+// always data-parallel, operands read as `operands` says, K split over the grid's z).
+// Every kEdges branch is a compile-time one, so the fast kernel has none of the edge code.
 template <bool kEdges, SGEMM_TUNE_TILE_PARAMS>
 __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
                                             const float *__restrict__ B, int ldb, float beta, float *__restrict__ C,
-                                            int ldc) {
+                                            int ldc, int operands) {
   constexpr SgemmTile kTile{SGEMM_TUNE_TILE_ARGS};
   static_assert(check_tile(kTile) == TileRule::ok,
                 "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
@@ -274,6 +309,16 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     return;
   }
 
+  // The edge kernel's reading of its operands, decided per launch: uniform branches around
+  // the copies of each stage, none inside the K steps' FFMAs.
+  const bool transA = kEdges && (operands & kOperandTransA);
+  const bool transB = kEdges && (operands & kOperandTransB);
+  const bool vec = !kEdges || !(operands & kOperandScalar);
+  if (kEdges && (operands & kOperandScalePass)) {
+    detail::scale_tile<BM, BN, NUM_THREADS>(M, N, beta, C, ldc);
+    return;
+  }
+
   // Shared memory (detail::sgemm_smem): STAGES A stages, then STAGES B stages. Every stage
   // is a multiple of 4 floats because BK is, so each keeps cp.async's 16-byte alignment.
   using detail::sgemm_smem;
@@ -291,6 +336,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   constexpr int B_PASSES = BK / ROW_STRIDE_B;
 
   float4 aFrag[A_PASSES];
+  float4 bFrag[B_PASSES];  // a transposed B's float4s along K, on their way to shared memory
   float threadResults[WMITER * TM * WNITER * TN];
   float regM[FRAG_SETS][WMITER * TM];
   float regN[FRAG_SETS][WNITER * TN];
@@ -304,13 +350,25 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     for (int i = 0; i < WMITER * TM * WNITER * TN; ++i) threadResults[i] = 0.0f;
 
     // A goes global -> registers -> shared (transposed); the two halves are kept apart so
-    // that the compute of one tile covers the global latency of the next.
-    auto loadA = [&](int tile) {
+    // that the compute of one tile covers the global latency of the next. A transposed A
+    // (stored K x M) already lies as the stage wants it: a copy, like B's, into `stage`.
+    auto loadA = [&](int tile, int stage) {
       if constexpr (kEdges) {
+        if (transA) {
+          // Float4 f of the stage's BK rows of BM / 4: consecutive threads along M.
+#pragma unroll
+          for (int pass = 0; pass < A_PASSES; ++pass) {
+            const int f = threadIdx.x + pass * NUM_THREADS;
+            const int k = f / (BM / 4), m = (f % (BM / 4)) * 4;
+            detail::cp_async4x_guarded(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)], A, lda,
+                                       (kBegin + tile) * BK + k, tileRow * BM + m, K, M, vec);
+          }
+          return;
+        }
 #pragma unroll
         for (int pass = 0; pass < A_PASSES; ++pass)
           aFrag[pass] = detail::load4_guarded(A, lda, tileRow * BM + innerRowA + pass * ROW_STRIDE_A,
-                                              (kBegin + tile) * BK + innerColA * 4, M, K);
+                                              (kBegin + tile) * BK + innerColA * 4, M, K, vec);
         return;
       }
       const float *src = aTile + tile * BK;
@@ -320,6 +378,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
             &src[(innerRowA + pass * ROW_STRIDE_A) * lda + innerColA * 4])[0];
     };
     auto storeA = [&](int stage) {
+      if (transA) return;
       const int dst = stage * A_STAGE;
 #pragma unroll
       for (int pass = 0; pass < A_PASSES; ++pass) {
@@ -330,22 +389,47 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
         sgemm_smem[dst + tile_a_offset(kTile, innerColA * 4 + 3, row)] = aFrag[pass].w;
       }
     };
-    // B keeps its orientation, so it is a byte copy: cp.async, no registers.
+    // B keeps its orientation, so it is a byte copy: cp.async, no registers. A transposed
+    // B (stored N x K) goes through registers like A, read along K and stored across.
     auto copyB = [&](int tile, int stage) {
       const float *src = bTile + static_cast<long long>(tile) * BK * ldb;
       const int dst = B_BASE + stage * B_STAGE;
+      if constexpr (kEdges) {
+        if (transB) {
+          // Float4 f of the BN x BK / 4 tile of B's rows: consecutive threads along N, so
+          // that the stores across K land in consecutive banks.
+#pragma unroll
+          for (int pass = 0; pass < B_PASSES; ++pass) {
+            const int f = threadIdx.x + pass * NUM_THREADS;
+            bFrag[pass] = detail::load4_guarded(B, ldb, tileCol * BN + f % BN, (kBegin + tile) * BK + (f / BN) * 4,
+                                                N, K, vec);
+          }
+          return;
+        }
+      }
 #pragma unroll
       for (int pass = 0; pass < B_PASSES; ++pass) {
         const int row = innerRowB + pass * ROW_STRIDE_B;
         if constexpr (kEdges) {
-          // Past K or N: zeros, read from nowhere (B itself stands in as the valid address).
-          const int k = (kBegin + tile) * BK + row, col = tileCol * BN + innerColB * 4;
-          const int bytes = detail::row_bytes_left(k < K, col, N);
-          detail::cp_async16_zfill(&sgemm_smem[dst + row * BN + innerColB * 4],
-                                   bytes > 0 ? B + static_cast<long long>(k) * ldb + col : B, bytes);
+          // Past K or N: zeros, read from nowhere.
+          detail::cp_async4x_guarded(&sgemm_smem[dst + row * BN + innerColB * 4], B, ldb, (kBegin + tile) * BK + row,
+                                     tileCol * BN + innerColB * 4, K, N, vec);
           continue;
         }
         detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * ldb + innerColB * 4]);
+      }
+    };
+    auto storeB = [&](int stage) {
+      if (!transB) return;
+      const int dst = B_BASE + stage * B_STAGE;
+#pragma unroll
+      for (int pass = 0; pass < B_PASSES; ++pass) {
+        const int f = threadIdx.x + pass * NUM_THREADS;
+        const int n = f % BN, k = (f / BN) * 4;
+        sgemm_smem[dst + (k + 0) * BN + n] = bFrag[pass].x;
+        sgemm_smem[dst + (k + 1) * BN + n] = bFrag[pass].y;
+        sgemm_smem[dst + (k + 2) * BN + n] = bFrag[pass].z;
+        sgemm_smem[dst + (k + 3) * BN + n] = bFrag[pass].w;
       }
     };
     // The fragments of step k of the stage at (as, bs) into fragment set `set`.
@@ -358,9 +442,10 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
       if (s < numTiles) {
-        loadA(s);
+        loadA(s, s);
         storeA(s);
         copyB(s, s);
+        storeB(s);
       }
       detail::cp_async_commit();
     }
@@ -374,7 +459,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
       // barrier that ended the previous iteration makes that safe.
       const bool hasLoad = tileIdx + STAGES - 1 < numTiles;
       if (hasLoad) {
-        loadA(tileIdx + STAGES - 1);
+        loadA(tileIdx + STAGES - 1, writeStage);
         copyB(tileIdx + STAGES - 1, writeStage);
       }
       detail::cp_async_commit();
@@ -403,7 +488,10 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
         detail::multiply_fragments<WMITER * TM, WNITER * TN>(threadResults, regM[set], regN[set]);
       }
 
-      if (hasLoad) storeA(writeStage);
+      if (hasLoad) {
+        storeA(writeStage);
+        storeB(writeStage);
+      }
       if (tileIdx + 1 < numTiles) {
         detail::cp_async_wait<STAGES - 2>();
         __syncthreads();
@@ -438,7 +526,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
             if constexpr (kEdges) {
               const int row = tileRow * BM + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + m;
               const int col = tileCol * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + n;
-              detail::store4_guarded(C, ldc, row, col, M, N, out, beta, readC);
+              detail::store4_guarded(C, ldc, row, col, M, N, out, beta, readC, vec, accumulate);
               continue;
             }
             if (kStreamK && accumulate) {
@@ -459,6 +547,15 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     }
   };
 
+  if constexpr (kEdges) {
+    // A split of K (grid z > 1) adds its slices' part into C, which the scale pass set to
+    // beta C; a split left without slices has nothing to add.
+    const KSliceRange r = split_k_range(kTile, K, gridDim.z, blockIdx.z);
+    if (r.begin == r.end) return;
+    mainloop(blockIdx.y, blockIdx.x, r.begin, r.end);
+    epilogue(blockIdx.y, blockIdx.x, gridDim.z > 1);
+    return;
+  }
   if (!kStreamK) {
     mainloop(blockIdx.y, blockIdx.x, 0, kTilesPerTile);
     epilogue(blockIdx.y, blockIdx.x, false);
@@ -486,72 +583,15 @@ template <SGEMM_TUNE_TILE_PARAMS>
 __global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
 sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
                       const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc) {
-  detail::sgemm_tiles<false, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  detail::sgemm_tiles<false, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, 0);
 }
 
 template <SGEMM_TUNE_TILE_PARAMS>
 __global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
 sgemm_double_buffered_edges(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
-                            const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc) {
-  detail::sgemm_tiles<true, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
-}
-
-template <SGEMM_TUNE_TILE_PARAMS>
-__global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
-sgemm_bounds_checked(int M, int N, int K, float alpha, const float *__restrict__ A, long long aRowStride,
-                     long long aColStride, const float *__restrict__ B, long long bRowStride, long long bColStride,
-                     float beta, float *__restrict__ C, int ldc) {
-  constexpr SgemmTile kTile{SGEMM_TUNE_TILE_ARGS};
-  static_assert(check_tile(kTile) == TileRule::ok,
-                "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
-  constexpr int NUM_THREADS = tile_threads(kTile);
-  constexpr int A_SKEW = tile_a_group_skew(kTile);
-  constexpr int B_BASE = tile_a_stage_floats(kTile);
-  constexpr int WMITER = tile_warp_m_iterations(kTile);
-  constexpr int WSUBM = WM / WMITER;
-  constexpr int WSUBN = WN / WNITER;
-  using detail::sgemm_smem;
-  const detail::ThreadPlace place = detail::thread_place<BN, WN, WSUBN, TN>();
-  const int rowBase = blockIdx.y * BM;
-  const int colBase = blockIdx.x * BN;
-
-  float threadResults[WMITER * TM * WNITER * TN] = {0.0f};
-  float regM[WMITER * TM];
-  float regN[WNITER * TN];
-
-  for (int k0 = 0; k0 < K; k0 += BK) {
-    // Out-of-range elements load as zero, so they add nothing to the products.
-    detail::load_checked<BM, BK, NUM_THREADS>(A + static_cast<long long>(rowBase) * aRowStride + k0 * aColStride,
-                                              aRowStride, aColStride, M - rowBase, K - k0,
-                                              [&](int r, int c) { return tile_a_offset(kTile, c, r); });
-    detail::load_checked<BK, BN, NUM_THREADS>(B + static_cast<long long>(k0) * bRowStride + colBase * bColStride,
-                                              bRowStride, bColStride, K - k0, N - colBase,
-                                              [&](int r, int c) { return B_BASE + r * BN + c; });
-    __syncthreads();
-#pragma unroll
-    for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
-      detail::load_fragments<BM, A_SKEW, BN, WM, WN, WMITER, WNITER, TM, TN>(regM, regN, 0, B_BASE, dotIdx, place);
-      detail::multiply_fragments<WMITER * TM, WNITER * TN>(threadResults, regM, regN);
-    }
-    __syncthreads();
-  }
-
-  const bool readC = beta != 0.0f;
-#pragma unroll
-  for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
-#pragma unroll
-    for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
-#pragma unroll
-      for (int m = 0; m < TM; ++m)
-#pragma unroll
-        for (int n = 0; n < TN; ++n) {
-          const int row = rowBase + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + m;
-          const int col = colBase + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + n;
-          if (row >= M || col >= N) continue;
-          float *c = &C[static_cast<long long>(row) * ldc + col];
-          const float acc = alpha * threadResults[(wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n];
-          *c = readC ? acc + beta * *c : acc;
-        }
+                            const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc,
+                            int operands) {
+  detail::sgemm_tiles<true, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, operands);
 }
 
 }  // namespace sgemm_tune_kernels

@@ -91,14 +91,26 @@ inline cudaError_t launch_tile(const void *kernel, const SgemmTile &t, int persi
                        C, ldc, stream);
 }
 
-// The same by the edge kernel of tile t (sgemm_double_buffered_edges), as
-// tile_edges_launch_plan says: any shape shape_fits_tile_edges accepts, operands as above.
-// A stream-K tile's edge kernel runs data-parallel too, so it needs no persistent blocks.
-inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int M, int N, int K, float alpha,
-                                     const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc,
-                                     cudaStream_t stream) {
-  return launch_passes(kernel, t, tile_edges_launch_plan(t, M, N), M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
-                       stream);
+// C = alpha op(A) op(B) + beta C by the edge kernel of tile t (sgemm_double_buffered_edges),
+// as tile_edges_launch_plan says: any shape shape_fits_tile_edges accepts (K = 0 too), A and
+// B read as `operands` says (kOperandTransA, kOperandTransB, kOperandScalar), K split
+// `splits` ways (1: not split). A split launch, and a K = 0 one, starts with the scale pass,
+// which uses no shared memory. The edge kernel runs data-parallel whatever the tile's
+// STREAMK, so it needs no persistent blocks.
+inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int splits, int M, int N, int K,
+                                     float alpha, const float *A, int lda, const float *B, int ldb, float beta,
+                                     float *C, int ldc, int operands, cudaStream_t stream) {
+  const SgemmLaunchPlan plan = tile_edges_launch_plan(t, M, N, K > 0 ? splits : 1);
+  const dim3 block(static_cast<unsigned>(tile_threads(t)));
+  if (plan.prepare || K == 0) {
+    int scale = operands | kOperandScalePass;
+    void *args[] = {&M, &N, &K, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc, &scale};
+    const cudaError_t e = cudaLaunchKernel(kernel, dim3(plan.grid_x, plan.grid_y, 1), block, args, 0, stream);
+    if (e != cudaSuccess || K == 0) return e;
+  }
+  void *args[] = {&M, &N, &K, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc, &operands};
+  return cudaLaunchKernel(kernel, dim3(plan.grid_x, plan.grid_y, plan.grid_z), block, args, tile_smem_bytes(t),
+                          stream);
 }
 
 }  // namespace sgemm_tune_kernels

@@ -112,11 +112,6 @@ SGEMM_TUNE_HD constexpr int tile_smem_bytes(const SgemmTile &t) {
   return static_cast<int>(t.STAGES * (tile_a_stage_floats(t) + tile_b_stage_floats(t)) * 4);
 }
 
-// Dynamic shared memory of the bounds-checked variant: one stage.
-SGEMM_TUNE_HD constexpr int tile_checked_smem_bytes(const SgemmTile &t) {
-  return static_cast<int>((tile_a_stage_floats(t) + tile_b_stage_floats(t)) * 4);
-}
-
 // Floats each thread keeps live through the K loop: accumulators, the fragment arrays
 // (two sets with PREFETCH) and the A prefetch registers. A lower bound on its registers.
 SGEMM_TUNE_HD constexpr int tile_live_floats(const SgemmTile &t) {
@@ -200,7 +195,7 @@ SGEMM_TUNE_HD constexpr const char *tile_rule_text(TileRule r) {
 // The fast-path kernel has no bounds checks: the problem must divide into whole tiles. It
 // takes M, N and K as ints and addresses A, B and C within a tile's rows with int offsets
 // (below BM*K, BK*N and WM*N), and a data-parallel launch puts M/BM blocks in the grid's y
-// dimension; shapes beyond those take the bounds-checked kernel.
+// dimension; shapes beyond those take the edge kernel.
 SGEMM_TUNE_HD constexpr bool shape_fits_tile(const SgemmTile &t, long long M, long long N, long long K) {
   if (t.BM < 1 || t.BN < 1 || t.BK < 1 || t.WM < 1) return false;
   if (M < 1 || N < 1 || K < 1 || M % t.BM != 0 || N % t.BN != 0 || K % t.BK != 0) return false;
@@ -250,11 +245,45 @@ SGEMM_TUNE_HD constexpr SgemmLaunchPlan tile_launch_plan(const SgemmTile &t, int
   return SgemmLaunchPlan{split, blocks, 1u, 1u, split ? blocks : 0u};
 }
 
-// The edge kernel's one data-parallel pass over every tile that C touches, partial ones
-// included, whatever the tile's STREAMK.
-SGEMM_TUNE_HD constexpr SgemmLaunchPlan tile_edges_launch_plan(const SgemmTile &t, int M, int N) {
-  return SgemmLaunchPlan{false, static_cast<unsigned>(N / t.BN + (N % t.BN != 0)),
-                         static_cast<unsigned>(M / t.BM + (M % t.BM != 0)), 1u, 0u};
+// How the edge kernel reads its operands and what one launch of it does: the bits of its
+// last argument, `operands`. Without them it reads as the fast kernel does (row-major A and
+// B, 16-byte aligned rows) and computes C.
+enum : int {
+  kOperandTransA = 1,     // op(A) = A^T: A is stored K x M, rows lda apart
+  kOperandTransB = 2,     // op(B) = B^T: B is stored N x K, rows ldb apart
+  kOperandScalar = 4,     // some row of A, B or C does not start 16-byte aligned (lda, ldb or
+                          // ldc not a multiple of 4, or a pointer at an offset): every global
+                          // access is 4 bytes wide
+  kOperandScalePass = 8,  // this launch only sets C = beta C (0 when beta is 0, C not read)
+                          // over the tiles of its grid: the first pass of a split-K launch,
+                          // and the whole of a K = 0 product
+};
+
+// The largest split of K the edge kernel is launched with (grid z).
+enum : int { kMaxSplitK = 64 };
+
+// The K slices of BK that split `z` of `splits` takes: [begin, end), an even share of
+// ceil(K / BK), empty for splits past the end.
+struct KSliceRange {
+  int begin, end;
+};
+SGEMM_TUNE_HD constexpr KSliceRange split_k_range(const SgemmTile &t, int K, int splits, int z) {
+  const int slices = K / t.BK + (K % t.BK != 0);
+  const int per = splits < 2 ? slices : (slices + splits - 1) / splits;
+  const int begin = z * per < slices ? z * per : slices;
+  return KSliceRange{begin, begin + per < slices ? begin + per : slices};
+}
+
+// The edge kernel's data-parallel pass over every tile that C touches, partial ones
+// included, whatever the tile's STREAMK; with splits > 1 the grid's z dimension splits K
+// (split_k_range) and each split adds its part into C atomically, after a scale pass
+// (kOperandScalePass, grid (grid_x, grid_y, 1): `prepare`) has set C to beta C. Split
+// products, like stream-K's, may differ from launch to launch in the last bits.
+SGEMM_TUNE_HD constexpr SgemmLaunchPlan tile_edges_launch_plan(const SgemmTile &t, int M, int N, int splits = 1) {
+  const unsigned x = static_cast<unsigned>(N / t.BN + (N % t.BN != 0));
+  const unsigned y = static_cast<unsigned>(M / t.BM + (M % t.BM != 0));
+  const unsigned z = splits < 2 ? 1u : splits > kMaxSplitK ? static_cast<unsigned>(kMaxSplitK) : static_cast<unsigned>(splits);
+  return SgemmLaunchPlan{z > 1, x, y, z, 0u};
 }
 
 // The stream-K schedule, shared by the kernel and the tests that check it covers every

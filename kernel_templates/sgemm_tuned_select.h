@@ -1,52 +1,61 @@
-// Which tuned configuration serves a problem shape. One definition, used by the tuner's
+// Which tuned configuration serves a product, and how. One definition, used by the tuner's
 // `best` command and by the headers `sgemm-tune emit` generates, so that both always give
 // the same answer. Plain C++17: no CUDA, no standard library.
 //
-// The rule, for the entries tuned on the GPU in hand:
-//   1. exact:   an entry tuned at exactly this shape, whose tile divides it;
-//   2. nearest: otherwise the entry whose tile divides the shape and whose tuned shape is
-//               nearest in log space (|ln M/M'| + |ln N/N'| + |ln K/K'|); ties go to the
-//               higher percent of cuBLAS, then to the earlier entry;
-//   3. edges:   otherwise, for operands the fast kernel reads (16-byte aligned rows), the
-//               edge variant of the fast kernel (any shape) with the tuned tile that
-//               select_edges predicts fastest;
-//   4. none:    otherwise (unaligned or transposed operands, or no tuned tile takes the
-//               shape): the caller runs the bounds-checked kernel with kDefaultTile.
-// A GPU with no entries gets the default tile too, on the fast kernel when it divides
-// the shape and the operands are aligned, on the bounds-checked one otherwise.
+// The rule, for the entries tuned on the GPU in hand, for a product in row-major terms
+// (sgemm_blas_call.h):
+//   1. exact:     an entry tuned at exactly this shape whose tile divides it, when the fast
+//                 kernel can read the operands (untransposed, 16-byte aligned rows): the
+//                 timed kernel, launched as it was timed;
+//   2. predicted: otherwise the kernel predict_time ranks fastest among every entry's edge
+//                 kernel (any shape, any operands) with K split 1 .. kMaxSplitK ways, and,
+//                 for operands the fast kernel reads, the fast kernel of every entry whose
+//                 tile divides the shape;
+//   3. none:      no entry with a measured rate takes the shape.
+// The prediction is a ranking, not a forecast: it counts the tiles per wave on this GPU's
+// SMs, the work wasted on edge tiles, each block's fixed cost against its K depth, and a
+// split's extra pass and atomic traffic, at the rate the entry was measured at.
 #pragma once
 
 #include "sgemm_tile_rules.h"
 
 namespace sgemm_tune_kernels {
 
-// The seed kernel's own configuration: valid everywhere, 24 KB of shared memory.
+// The seed kernel's own configuration: valid everywhere, 24 KB of shared memory. What a GPU
+// that was never tuned runs.
 constexpr SgemmTile kDefaultTile{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
 
-enum class SelectKind { exact, nearest, none };
+enum class SelectKind { exact, predicted, none };
 
 struct TunedShape {
   long long M, N, K;
   SgemmTile tile;
   double percent_of_cublas;
-  double tflops;  // measured at M x N x K; 0: unknown (select_edges then skips the entry)
+  double tflops;  // measured at M x N x K; 0: unknown (the prediction then skips the entry)
+};
+
+// What serves a product: entry `entry` (-1 for none), on its fast kernel or its edge
+// kernel with K split `splits` ways, predicted to take `predicted_ps`.
+struct Selection {
+  SelectKind kind;
+  int entry;
+  bool edges;
+  int splits;
+  double predicted_ps;
 };
 
 namespace detail {
-// ln(x) for x > 0 without <cmath>, for comparing distances only: ln x = 2 atanh((x-1)/(x+1)).
-inline double log_approx(double x) {
-  int exponent = 0;
-  while (x > 2.0) { x *= 0.5; ++exponent; }
-  while (x < 1.0) { x *= 2.0; --exponent; }
-  const double y = (x - 1.0) / (x + 1.0), y2 = y * y;
-  double term = y, sum = 0.0;
-  for (int i = 1; i < 40; i += 2) { sum += term / i; term *= y2; }
-  return 2.0 * sum + exponent * 0.6931471805599453;
-}
-inline double abs_log_ratio(long long a, long long b) {
-  const double d = log_approx(static_cast<double>(a)) - log_approx(static_cast<double>(b));
-  return d < 0 ? -d : d;
-}
+
+// The model's constants, from the H200 (bench/NOTES.md): a launch with its ramp up and
+// down; a block's prologue and epilogue, in K slices; the rate at which C is scaled and
+// split parts are added atomically, in bytes per picosecond (TB/s).
+constexpr double kLaunchPs = 4.0e6;
+constexpr double kBlockOverheadSlices = 1.0;
+constexpr double kSplitBytesPerPs = 2.0;
+// The fast kernel has no guards: at the same predicted time it wins.
+constexpr double kFastKernelAdvantage = 0.97;
+// The splits tried: few enough that a call's selection stays cheap.
+constexpr int kSplitChoices[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
 
 // The share of `slots` busy over the waves that `blocks` take: blocks / (waves * slots).
 inline double wave_efficiency(long long blocks, long long slots) {
@@ -58,62 +67,67 @@ inline double wave_efficiency(long long blocks, long long slots) {
 inline long long tiles_over(long long M, long long N, const SgemmTile &t) {
   return ((M + t.BM - 1) / t.BM) * ((N + t.BN - 1) / t.BN);
 }
+
+// The rate, in flop per picosecond (TFLOP/s), at which entry e's tile computes on a full
+// wave: its measured rate with the launch taken out (at most half the time: a measurement
+// is never all overhead) and, for a data-parallel tile, its own tail wave given back.
+inline double full_wave_rate(const TunedShape &e, int sms) {
+  const double flops = 2.0 * static_cast<double>(e.M) * static_cast<double>(e.N) * static_cast<double>(e.K);
+  const double measured = flops / e.tflops;
+  const double compute = measured - kLaunchPs > 0.5 * measured ? measured - kLaunchPs : 0.5 * measured;
+  const double efficiency = e.tile.STREAMK ? 1.0 : wave_efficiency(tiles_over(e.M, e.N, e.tile), sms);
+  return flops / (compute * efficiency);
+}
+
 }  // namespace detail
 
-// The predicted time, in picoseconds (a ranking, not a forecast), of the edge kernel of
-// entry `e` on M x N x K with `sms` SMs: the flops of the shape rounded up to whole tiles and
-// K slices, at the entry's measured rate, stretched by the share of the last wave of tiles
-// that sits idle, counting one block per SM. The measured rate is taken as it is: an entry
-// tuned at a shape too small to fill the GPU ranks lower, where taking its idle SMs out of
-// its rate would credit it with a throughput it never showed.
-inline double predict_edges_time(const TunedShape &e, long long M, long long N, long long K, int sms) {
+// The predicted time, in picoseconds, of entry e's kernel on M x N x K with `sms` SMs: the
+// edge kernel with K split `splits` ways when `edges`, else the fast kernel (splits 1; a
+// stream-K tile then loses no tail wave). Each block computes whole tiles and K slices, plus
+// a fixed cost; blocks run in waves of one per SM.
+inline double predict_time(const TunedShape &e, long long M, long long N, long long K, int sms, bool edges,
+                           int splits) {
   const SgemmTile &t = e.tile;
-  const double padded_flops = 2.0 * static_cast<double>(round_up_to(M, t.BM)) *
-                              static_cast<double>(round_up_to(N, t.BN)) * static_cast<double>(round_up_to(K, t.BK));
-  return padded_flops / (e.tflops * detail::wave_efficiency(detail::tiles_over(M, N, t), sms));
+  if (splits < 1) splits = 1;
+  const long long slices = (K + t.BK - 1) / t.BK;
+  const long long per_split = (slices + splits - 1) / splits;
+  const double work = 2.0 * static_cast<double>(round_up_to(M, t.BM)) * static_cast<double>(round_up_to(N, t.BN)) *
+                      static_cast<double>(t.BK) * splits * (static_cast<double>(per_split) + detail::kBlockOverheadSlices);
+  const long long blocks = detail::tiles_over(M, N, t) * splits;
+  const double efficiency = !edges && t.STREAMK ? 1.0 : detail::wave_efficiency(blocks, sms);
+  double time = detail::kLaunchPs + work / (detail::full_wave_rate(e, sms) * efficiency);
+  if (splits > 1)  // the scale pass, then every split adding all of C once
+    time += detail::kLaunchPs +
+            4.0 * static_cast<double>(M) * static_cast<double>(N) * (splits + 2) / detail::kSplitBytesPerPs;
+  return edges ? time : time * detail::kFastKernelAdvantage;
 }
 
-// Rule 3: the index of the entry whose edge kernel predict_edges_time ranks fastest (ties to
-// the earlier entry), among those with a measured rate whose tile takes the shape
-// (shape_fits_tile_edges); -1 when none does. `sms`: the GPU's SM count.
-inline int select_edges(const TunedShape *entries, int count, long long M, long long N, long long K, int sms) {
-  int best = -1;
-  double best_time = 0;
+// The rule above. `fast_operands`: the fast kernel can read the operands
+// (fast_kernel_layout); `sms`: the GPU's SM count.
+inline Selection select_kernel(const TunedShape *entries, int count, long long M, long long N, long long K,
+                               bool fast_operands, int sms) {
+  Selection best{SelectKind::none, -1, false, 1, 0.0};
+  if (M <= 0 || N <= 0 || K <= 0) return best;
+  if (fast_operands)
+    for (int i = 0; i < count; ++i) {
+      const TunedShape &e = entries[i];
+      if (e.M != M || e.N != N || e.K != K || !shape_fits_tile(e.tile, M, N, K)) continue;
+      if (best.entry < 0 || e.percent_of_cublas > entries[best.entry].percent_of_cublas)
+        best = Selection{SelectKind::exact, i, false, 1, 0.0};
+    }
+  if (best.entry >= 0) return best;
+  auto consider = [&](int i, bool edges, int splits) {
+    const double time = predict_time(entries[i], M, N, K, sms, edges, splits);
+    if (best.entry < 0 || time < best.predicted_ps) best = Selection{SelectKind::predicted, i, edges, splits, time};
+  };
   for (int i = 0; i < count; ++i) {
     const TunedShape &e = entries[i];
-    if (!(e.tflops > 0) || !shape_fits_tile_edges(e.tile, M, N, K)) continue;
-    const double time = predict_edges_time(e, M, N, K, sms);
-    if (best < 0 || time < best_time) {
-      best = i;
-      best_time = time;
-    }
-  }
-  return best;
-}
-
-// Index of the entry to use by rules 1 and 2, or -1. `aligned`: A, B and C are 16-byte aligned.
-inline int select_tuned(const TunedShape *entries, int count, long long M, long long N, long long K, bool aligned,
-                        SelectKind *kind) {
-  *kind = SelectKind::none;
-  if (!aligned || M <= 0 || N <= 0 || K <= 0) return -1;
-  int best = -1;
-  double best_distance = 0;
-  for (int i = 0; i < count; ++i) {
-    const TunedShape &e = entries[i];
-    if (!shape_fits_tile(e.tile, M, N, K)) continue;
-    if (e.M == M && e.N == N && e.K == K) {
-      if (*kind != SelectKind::exact || e.percent_of_cublas > entries[best].percent_of_cublas) best = i;
-      *kind = SelectKind::exact;
-      continue;
-    }
-    if (*kind == SelectKind::exact) continue;
-    const double d = detail::abs_log_ratio(M, e.M) + detail::abs_log_ratio(N, e.N) + detail::abs_log_ratio(K, e.K);
-    if (best < 0 || d < best_distance ||
-        (d == best_distance && e.percent_of_cublas > entries[best].percent_of_cublas)) {
-      best = i;
-      best_distance = d;
-      *kind = SelectKind::nearest;
-    }
+    if (!(e.tflops > 0) || e.M < 1 || e.N < 1 || e.K < 1) continue;
+    if (fast_operands && shape_fits_tile(e.tile, M, N, K)) consider(i, false, 1);
+    if (!shape_fits_tile_edges(e.tile, M, N, K)) continue;
+    const long long slices = (K + e.tile.BK - 1) / e.tile.BK;
+    for (int splits : detail::kSplitChoices)
+      if (splits <= slices && splits <= kMaxSplitK) consider(i, true, splits);
   }
   return best;
 }

@@ -151,32 +151,32 @@ struct Case {
   int pad;     // added to each least leading dimension
   int offset;  // floats between each allocation's start and its operand
   float beta;  // 0: C starts as NaN and must not be read
-  int entry;   // -1: through sgemm_tuned; else launch this tuned entry's edge variant, with
-               // every least leading dimension first rounded up to a multiple of 4
+  int entry;   // -1: through sgemm_tuned; else launch this tuned entry's edge kernel
+  int splits;  // with K split this many ways
+  bool round;  // each least leading dimension rounded up to a multiple of 4 before `pad`
 };
 
 int round_up4(int v) { return (v + 3) / 4 * 4; }
 
-// The edge variant of entry `i` of this GPU's table, as sgemm_tuned's edge paths launch it.
-cudaError_t launch_entry_edges(int i, const sgemm_tune_kernels::RowMajorGemm &g, std::string *path) {
+// The edge kernel of entry `i` of this GPU's table, K split `splits` ways, as sgemm_tuned's
+// edge paths launch it.
+cudaError_t launch_entry_edges(int i, const sgemm_tune_kernels::RowMajorGemm &g, int splits, std::string *path) {
   int device = 0;
   CHECK(cudaGetDevice(&device));
   const sgemm_tune_runtime::GpuTable *table =
-      sgemm_tune_runtime::table_for_device(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, device);
+      sgemm_tune_runtime::table_for_device(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, device).table;
   if (table == nullptr || i >= table->count) return cudaErrorInvalidDevice;
   const sgemm_tune_runtime::TunedKernel &k = table->kernels[i];
-  if (!sgemm_tune_kernels::fast_kernel_layout(g) ||
-      !sgemm_tune_kernels::shape_fits_tile_edges(k.shape.tile, g.M, g.N, g.K))
-    return cudaErrorInvalidValue;
+  if (!sgemm_tune_kernels::shape_fits_tile_edges(k.shape.tile, g.M, g.N, g.K)) return cudaErrorInvalidValue;
   *path = "entry-" + std::to_string(i) + (k.edges_cubin ? "-edge-cubin" : "-edge-source");
-  return k.edges_cubin ? sgemm_tune_runtime::launch_edges_cubin(k, table->edges_code[i], device, g, 0)
-                       : k.edges_source(g, 0);
+  return k.edges_cubin ? sgemm_tune_runtime::launch_edges_cubin(k, table->edges_code[i], device, g, splits, 0)
+                       : k.edges_source(g, splits, 0);
 }
 
 std::string describe(const Case &c) {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "case %s %c%c %dx%dx%d pad=%d off=%d beta=%g", layout_name(c.layout), op_name(c.op_a),
-                op_name(c.op_b), c.M, c.N, c.K, c.pad, c.offset, c.beta);
+  std::snprintf(buf, sizeof buf, "case %s %c%c %dx%dx%d pad=%d off=%d beta=%g splits=%d", layout_name(c.layout),
+                op_name(c.op_a), op_name(c.op_b), c.M, c.N, c.K, c.pad, c.offset, c.beta, c.splits);
   return buf;
 }
 
@@ -195,7 +195,7 @@ void reference(cublasHandle_t h, const Case &c, float alpha, const float *A, int
 void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
   const Layout l = c.layout;
   const Stored sa = stored(c.op_a, c.M, c.K), sb = stored(c.op_b, c.K, c.N), sc{c.M, c.N};
-  const auto ld = [&](const Stored &x) { return (c.entry < 0 ? x.min_ld(l) : round_up4(x.min_ld(l))) + c.pad; };
+  const auto ld = [&](const Stored &x) { return (c.round ? round_up4(x.min_ld(l)) : x.min_ld(l)) + c.pad; };
   const int lda = ld(sa), ldb = ld(sb), ldc = ld(sc);
   const Buffer a(c.offset + sa.extent(l, lda)), b(c.offset + sb.extent(l, ldb));
   const Buffer out(c.offset + sc.extent(l, ldc)), ref(out.size);
@@ -219,7 +219,7 @@ void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
   } else {
     const sgemm_tune_kernels::RowMajorGemm g =
         sgemm_tune_kernels::to_row_major(l, c.op_a, c.op_b, c.M, c.N, c.K, alpha, A, lda, B, ldb, c.beta, C, ldc);
-    status = launch_entry_edges(c.entry, g, &path);
+    status = launch_entry_edges(c.entry, g, c.splits, &path);
   }
   CHECK(cudaDeviceSynchronize());
   if (c.K > 0) reference(h, c, alpha, A, lda, B, ldb, ref.base + c.offset, ldc);
@@ -275,14 +275,16 @@ void run_cases() {
         for (Op b : kOps)
           for (int pad : {0, 4, 3})
             for (int offset : {0, 1, 3})
-              for (float beta : {0.0f, 0.5f}) run_case(h, Case{l, a, b, s.M, s.N, s.K, pad, offset, beta, -1}, rng);
+              for (float beta : {0.0f, 0.5f})
+                run_case(h, Case{l, a, b, s.M, s.N, s.K, pad, offset, beta, -1, 1, false}, rng);
   CHECK_CUBLAS(cublasDestroy(h));
 }
 
-// Every tuned entry's edge variant on odd shapes: remainders of M, N and K against every
+// Every tuned entry's edge kernel on odd shapes: remainders of M, N and K against every
 // tile (a 1 x 1 x 1 product, less than one tile; odd sizes near and past one tile; a
-// K remainder alone), row-major and column-major (which swaps the operands), leading
-// dimensions rounded up to multiples of 4 with and without 4 more floats of padding.
+// K remainder alone), row-major and column-major (which swaps the operands), every op pair,
+// rows 16-byte aligned (the least leading dimensions rounded up to multiples of 4) or not
+// (padded by 3, operands one float in), K whole or split 3 ways.
 void run_edges() {
   cublasHandle_t h;
   CHECK_CUBLAS(cublasCreate(&h));
@@ -290,7 +292,7 @@ void run_edges() {
   int device = 0;
   CHECK(cudaGetDevice(&device));
   const sgemm_tune_runtime::GpuTable *table =
-      sgemm_tune_runtime::table_for_device(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, device);
+      sgemm_tune_runtime::table_for_device(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, device).table;
   if (table == nullptr) {
     report(false, "edges: the header has no table for this GPU");
     CHECK_CUBLAS(cublasDestroy(h));
@@ -303,9 +305,14 @@ void run_edges() {
   for (int entry = 0; entry < table->count; ++entry)
     for (const Shape &s : shapes)
       for (Layout l : kLayouts)
-        for (int pad : {0, 4})
-          for (float beta : {0.0f, 0.5f})
-            run_case(h, Case{l, Op::NoTrans, Op::NoTrans, s.M, s.N, s.K, pad, 0, beta, entry}, rng);
+        for (Op a : kOps)
+          for (Op b : kOps)
+            for (bool aligned : {true, false})
+              for (int splits : {1, 3})
+                for (float beta : {0.0f, 0.5f})
+                  run_case(h,
+                           Case{l, a, b, s.M, s.N, s.K, aligned ? 0 : 3, aligned ? 0 : 1, beta, entry, splits, aligned},
+                           rng);
   CHECK_CUBLAS(cublasDestroy(h));
 }
 

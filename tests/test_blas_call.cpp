@@ -107,7 +107,8 @@ TEST(BlasCall, SizesAndPointers) {
 }
 
 // C = op(A) op(B) of a CBLAS call, straight from the definition, against the row-major
-// product it becomes read through strides_of, as the bounds-checked kernel reads it: for
+// product it becomes, read as the edge kernel reads it (a transposed A stored K x M, a
+// transposed B stored N x K, rows lda and ldb apart): for
 // every layout and op pair, padded leading dimensions, shapes of three different sizes.
 TEST(BlasCall, EveryLayoutAndOpPairReducesToTheSameRowMajorProduct) {
   const int M = 3, N = 5, K = 4, pad = 2;
@@ -135,11 +136,12 @@ TEST(BlasCall, EveryLayoutAndOpPairReducesToTheSameRowMajorProduct) {
 
         const RowMajorGemm g = to_row_major(l, a, b, M, N, K, 1.0f, A.data(), lda, B.data(), ldb, 0.0f, C.data(), ldc);
         ASSERT_EQ(check_gemm(g), GemmCheck::run) << describe(l, a, b);
-        const OperandStrides s = strides_of(g.lda, g.trans_a), t = strides_of(g.ldb, g.trans_b);
+        const auto opA = [&](int i, int k) { return g.trans_a ? g.A[k * g.lda + i] : g.A[i * g.lda + k]; };
+        const auto opB = [&](int k, int j) { return g.trans_b ? g.B[j * g.ldb + k] : g.B[k * g.ldb + j]; };
         for (int i = 0; i < g.M; ++i)
           for (int j = 0; j < g.N; ++j) {
             double sum = 0;
-            for (int k = 0; k < g.K; ++k) sum += double(g.A[i * s.row + k * s.col]) * g.B[k * t.row + j * t.col];
+            for (int k = 0; k < g.K; ++k) sum += double(opA(i, k)) * opB(k, j);
             g.C[i * g.ldc + j] = static_cast<float>(sum);
           }
         EXPECT_EQ(C, expected) << describe(l, a, b);
@@ -171,6 +173,29 @@ TEST(BlasCall, OnlyPlainAlignedOperandsGoToTheFastKernel) {
   EXPECT_FALSE(col.trans_a);
   EXPECT_EQ(col.B, A);
   EXPECT_TRUE(col.trans_b);
+}
+
+// The edge kernel's operand bits: a transpose per operand as the row-major product has it,
+// and 4-byte accesses as soon as one row of A, B or C is off 16-byte alignment.
+TEST(BlasCall, EdgeOperandBitsFollowTheRowMajorProduct) {
+  alignas(16) static float buffer[64];
+  const float *A = buffer, *B = buffer + 16;
+  float *C = buffer + 32;
+  const auto bits = [&](Layout l, Op a, Op b, int lda, int ldb, int ldc, int a_offset, int c_offset) {
+    return edge_operands(to_row_major(l, a, b, 8, 8, 8, 1.0f, A + a_offset, lda, B, ldb, 0.0f, C + c_offset, ldc));
+  };
+  EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 8, 8, 8, 0, 0), 0);
+  EXPECT_EQ(bits(Layout::RowMajor, Op::Trans, Op::NoTrans, 8, 8, 8, 0, 0), kOperandTransA);
+  EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::Trans, 8, 8, 8, 0, 0), kOperandTransB);
+  EXPECT_EQ(bits(Layout::RowMajor, Op::Trans, Op::Trans, 8, 8, 8, 0, 0), kOperandTransA | kOperandTransB);
+  // Column-major swaps the operands, and each keeps its op.
+  EXPECT_EQ(bits(Layout::ColMajor, Op::Trans, Op::NoTrans, 8, 8, 8, 0, 0), kOperandTransB);
+  EXPECT_EQ(bits(Layout::ColMajor, Op::NoTrans, Op::Trans, 8, 8, 8, 0, 0), kOperandTransA);
+  EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 9, 8, 8, 0, 0), kOperandScalar);
+  EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 8, 8, 10, 0, 0), kOperandScalar);
+  EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 8, 8, 8, 1, 0), kOperandScalar);
+  EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 8, 8, 8, 0, 2), kOperandScalar);
+  EXPECT_EQ(bits(Layout::RowMajor, Op::Trans, Op::NoTrans, 8, 12, 8, 0, 3), kOperandTransA | kOperandScalar);
 }
 
 }  // namespace

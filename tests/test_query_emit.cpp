@@ -1,4 +1,5 @@
 // best, stale, emit, export and import against a real database, without a GPU.
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -61,64 +62,88 @@ TEST_F(QueryTest, BestIsTheFastestVerifiedResultPerShape) {
   EXPECT_TRUE(entries[1].unchecked.empty());
 }
 
-TEST_F(QueryTest, SelectionRuleExactNearestDefault) {
+TEST_F(QueryTest, SelectionRuleExactThenPredicted) {
   const auto entries = best_entries(store_->database(), testing::h200_environment());
   std::vector<sgemm_tune_kernels::TunedShape> shapes;
   for (const auto &e : entries)
     shapes.push_back({e.shape.M, e.shape.N, e.shape.K, e.tile, e.percent_of_cublas, e.tflops});
-  SelectKind kind;
   const int n = static_cast<int>(shapes.size());
-  EXPECT_EQ(sgemm_tune_kernels::select_tuned(shapes.data(), n, 4096, 4096, 4096, true, &kind), 1);
-  EXPECT_EQ(kind, SelectKind::exact);
-  // 8192^3: both tiles divide it; 4096^3 is nearer than 1024^3.
-  EXPECT_EQ(sgemm_tune_kernels::select_tuned(shapes.data(), n, 8192, 8192, 8192, true, &kind), 1);
-  EXPECT_EQ(kind, SelectKind::nearest);
-  // 2048x64x2048: only the seed tile (BN = 64) divides it; its tuned shape is 1024^3.
-  EXPECT_EQ(sgemm_tune_kernels::select_tuned(shapes.data(), n, 2048, 64, 2048, true, &kind), 0);
-  EXPECT_EQ(kind, SelectKind::nearest);
-  // Nothing divides 4097x513x77, nor anything unaligned.
-  EXPECT_EQ(sgemm_tune_kernels::select_tuned(shapes.data(), n, 4097, 513, 77, true, &kind), -1);
-  EXPECT_EQ(kind, SelectKind::none);
-  EXPECT_EQ(sgemm_tune_kernels::select_tuned(shapes.data(), n, 4096, 4096, 4096, false, &kind), -1);
-  EXPECT_EQ(sgemm_tune_kernels::select_tuned(shapes.data(), n, 1, 1, 1, true, &kind), -1);
+  const auto select = [&](long long M, long long N, long long K, bool fast_operands) {
+    return sgemm_tune_kernels::select_kernel(shapes.data(), n, M, N, K, fast_operands, 132);
+  };
+  const auto exact = select(4096, 4096, 4096, true);
+  EXPECT_EQ(exact.kind, SelectKind::exact);
+  EXPECT_EQ(exact.entry, 1);
+  EXPECT_FALSE(exact.edges);
+  // The same shape with operands the fast kernel cannot read: an edge kernel, by prediction.
+  const auto transposed = select(4096, 4096, 4096, false);
+  EXPECT_EQ(transposed.kind, SelectKind::predicted);
+  EXPECT_TRUE(transposed.edges);
+  EXPECT_GT(transposed.predicted_ps, 0.0);
+  // 8192^3: both tiles divide it and it is large: the fast kernel, not split.
+  const auto large = select(8192, 8192, 8192, true);
+  EXPECT_EQ(large.kind, SelectKind::predicted);
+  EXPECT_FALSE(large.edges);
+  EXPECT_EQ(large.splits, 1);
+  // Shapes no tile divides, down to 1 x 1 x 1, take an edge kernel.
+  for (const auto &shape : {std::array<long long, 3>{4097, 513, 77}, {1, 1, 1}, {1000, 1000, 1000}}) {
+    const auto s = select(shape[0], shape[1], shape[2], true);
+    EXPECT_EQ(s.kind, SelectKind::predicted);
+    EXPECT_TRUE(s.edges);
+  }
+  EXPECT_EQ(select(0, 4096, 4096, true).kind, SelectKind::none);
+  EXPECT_EQ(select(4096, 4096, 0, true).kind, SelectKind::none);
 }
 
-// Rule 3 (select_edges): the edge variant of the entry predicted fastest over whole waves.
-TEST(SelectEdges, PredictedTimeCountsPaddingRateAndWaves) {
+TEST(SelectKernel, PredictionCountsPaddingWavesAndSplits) {
+  using sgemm_tune_kernels::predict_time;
+  using sgemm_tune_kernels::select_kernel;
   using sgemm_tune_kernels::TunedShape;
   SgemmTile wide = kBigTile, seed = kSeedTile;  // 128 x 256 and 128 x 64 tiles, both stream-K
   wide.STREAMK = seed.STREAMK = 1;
   const TunedShape entries[] = {{4096, 4096, 4096, wide, 100.0, 50.0}, {4096, 4096, 4096, seed, 95.0, 45.0}};
-  const double flops = 2.0 * 1024 * 1024 * 1024;
   // 1024^3: 32 wide tiles or 128 seed tiles. On 32 SMs both fill whole waves and the higher
   // rate wins; on 128 the wide tiles leave three quarters of the SMs idle.
-  EXPECT_DOUBLE_EQ(sgemm_tune_kernels::predict_edges_time(entries[0], 1024, 1024, 1024, 32), flops / 50.0);
-  EXPECT_DOUBLE_EQ(sgemm_tune_kernels::predict_edges_time(entries[0], 1024, 1024, 1024, 128), flops / 12.5);
-  EXPECT_EQ(sgemm_tune_kernels::select_edges(entries, 2, 1024, 1024, 1024, 32), 0);
-  EXPECT_EQ(sgemm_tune_kernels::select_edges(entries, 2, 1024, 1024, 1024, 128), 1);
-  // 1000^3 pads to whole tiles and K slices: 1024 x 1024 x 1008 for BK = 16.
-  EXPECT_DOUBLE_EQ(sgemm_tune_kernels::predict_edges_time(entries[1], 1000, 1000, 1000, 128),
-                   2.0 * 1024 * 1024 * 1008 / 45.0);
-  EXPECT_EQ(sgemm_tune_kernels::select_edges(entries, 2, 1000, 1000, 1000, 128), 1);
-  // An entry without a measured rate is never picked; nothing takes an empty shape, nor a
-  // data-parallel grid taller than CUDA allows.
+  EXPECT_LT(predict_time(entries[0], 1024, 1024, 1024, 32, true, 1), predict_time(entries[1], 1024, 1024, 1024, 32, true, 1));
+  EXPECT_GT(predict_time(entries[0], 1024, 1024, 1024, 128, true, 1),
+            predict_time(entries[1], 1024, 1024, 1024, 128, true, 1));
+  // Edge tiles pad to whole tiles and K slices: 1000^3 costs what 1024 x 1024 x 1008 does.
+  EXPECT_DOUBLE_EQ(predict_time(entries[1], 1000, 1000, 1000, 132, true, 1),
+                   predict_time(entries[1], 1024, 1024, 1008, 132, true, 1));
+  // A small output with a deep K fills the GPU only when K is split; a large one is not split.
+  // (At 128 x 128 x 65536 the seed tile's stream-K fast kernel would split K itself.)
+  const auto deep = select_kernel(entries, 2, 120, 120, 65536, true, 132);
+  EXPECT_TRUE(deep.edges);
+  EXPECT_GT(deep.splits, 1);
+  EXPECT_LT(predict_time(entries[deep.entry], 120, 120, 65536, 132, true, deep.splits),
+            predict_time(entries[deep.entry], 120, 120, 65536, 132, true, 1) / 4);
+  const auto streamk = select_kernel(entries, 2, 128, 128, 65536, true, 132);
+  EXPECT_FALSE(streamk.edges);
+  EXPECT_EQ(streamk.entry, 1);
+  EXPECT_EQ(select_kernel(entries, 2, 8192, 8192, 8192, false, 132).splits, 1);
+  // An entry without a measured rate is never picked; nothing takes a data-parallel grid
+  // taller than CUDA allows, nor anything from an empty table.
   const TunedShape unmeasured[] = {{4096, 4096, 4096, wide, 100.0, 0.0}, entries[1]};
-  EXPECT_EQ(sgemm_tune_kernels::select_edges(unmeasured, 2, 1024, 1024, 1024, 32), 1);
-  EXPECT_EQ(sgemm_tune_kernels::select_edges(entries, 2, 0, 1024, 1024, 32), -1);
-  EXPECT_EQ(sgemm_tune_kernels::select_edges(entries, 2, 1024, 1024, 0, 32), -1);
-  EXPECT_EQ(sgemm_tune_kernels::select_edges(entries, 2, 128LL * 65535 + 1, 4, 4, 32), -1);
-  EXPECT_EQ(sgemm_tune_kernels::select_edges(entries, 0, 1024, 1024, 1024, 32), -1);
+  EXPECT_EQ(select_kernel(unmeasured, 2, 1024, 1024, 1024, true, 32).entry, 1);
+  EXPECT_EQ(select_kernel(entries, 2, 128LL * 65535 + 1, 4, 4, true, 32).kind, SelectKind::none);
+  EXPECT_EQ(select_kernel(entries, 0, 1024, 1024, 1024, true, 32).kind, SelectKind::none);
 }
 
-TEST(SelectEdges, MeasuredRateIsTakenAsItIs) {
-  // A data-parallel entry at its own tuned shape: 2048 tiles on 132 SMs, 16 waves with 64
-  // idle slots in the last; and an entry tuned at 512^3, whose 32 tiles left most of the GPU
-  // idle at a low rate, ranks below it on a large shape both tiles would serve.
-  const sgemm_tune_kernels::TunedShape entries[] = {{4096, 4096, 4096, kSeedTile, 95.0, 40.0},
-                                                    {512, 512, 512, kSeedTile, 90.0, 10.0}};
-  EXPECT_DOUBLE_EQ(sgemm_tune_kernels::predict_edges_time(entries[0], 4096, 4096, 4096, 132),
-                   2.0 * 4096 * 4096 * 4096 / (40.0 * 2048 / 2112));
-  EXPECT_EQ(sgemm_tune_kernels::select_edges(entries, 2, 3000, 3000, 3000, 132), 0);
+TEST(SelectKernel, SplitRangesCoverEveryKSliceOnce) {
+  const SgemmTile t = kSeedTile;  // BK = 16
+  for (int K : {1, 15, 16, 17, 1000, 4096, 7746})
+    for (int splits : {1, 2, 3, 7, 16, 64}) {
+      const int slices = (K + 15) / 16;
+      int next = 0;
+      for (int z = 0; z < splits; ++z) {
+        const auto r = sgemm_tune_kernels::split_k_range(t, K, splits, z);
+        ASSERT_LE(r.begin, r.end);
+        if (r.begin == r.end) continue;
+        EXPECT_EQ(r.begin, next) << K << " " << splits << " " << z;
+        next = r.end;
+      }
+      EXPECT_EQ(next, slices) << K << " " << splits;
+    }
 }
 
 TEST(SelectEdges, EdgeShapeRulesPadAndBoundTheGrid) {
@@ -137,6 +162,12 @@ TEST(SelectEdges, EdgeShapeRulesPadAndBoundTheGrid) {
   SgemmTile streamk = t;
   streamk.STREAMK = 1;
   EXPECT_EQ(sgemm_tune_kernels::tile_edges_launch_plan(streamk, 1000, 999).grid_y, 8u);
+  // A split of K: the scale pass first, then the splits in z, at most kMaxSplitK.
+  const auto split = sgemm_tune_kernels::tile_edges_launch_plan(t, 1000, 999, 6);
+  EXPECT_TRUE(split.prepare);
+  EXPECT_EQ(split.grid_z, 6u);
+  EXPECT_EQ(sgemm_tune_kernels::tile_edges_launch_plan(t, 1000, 999, 1000).grid_z,
+            static_cast<unsigned>(sgemm_tune_kernels::kMaxSplitK));
 }
 
 TEST_F(QueryTest, OneCharacterTemplateChangeMakesEverythingStale) {

@@ -126,6 +126,27 @@ TEST(StagedSearch, NeverProposesOutsideTheSurvivorsOrTwice) {
   EXPECT_EQ(seen.size(), some.size() - 3);  // all but the three BN = 256 variants left
 }
 
+TEST(StagedSearch, EachShapeKeepsItsOwnBestStructures) {
+  // BN = 32 is poor on average but the best at shape 1 (a small shape among large ones):
+  // with one finalist per shape it goes to the second stage beside the mean's best.
+  StrategySettings settings = probe_bk16_stages2(1);
+  settings.finalists_per_shape = 1;
+  StagedSearch search(settings, {});
+  search.start(survivors());
+  const SearchBatch first = search.next(SearchHistory{2, {}});
+  SearchHistory h;
+  h.shape_count = 2;
+  const std::map<int, double> shape0{{32, 20}, {64, 90}, {128, 100}, {256, 95}}, shape1{{32, 80}, {64, 50}, {128, 60}, {256, 10}};
+  for (const SgemmTile &t : first.tiles) {
+    h.timed.push_back(TimedResult{t, 0, 1.0, shape0.at(t.BN)});
+    h.timed.push_back(TimedResult{t, 1, 1.0, shape1.at(t.BN)});
+  }
+  search.next(h);
+  ASSERT_EQ(search.finalists().size(), 2u);
+  EXPECT_EQ(search.finalists()[0].BN, 128);  // the mean's best (80), then shape 1's best
+  EXPECT_EQ(search.finalists()[1].BN, 32);
+}
+
 TEST(StagedSearch, EqualScoresAreBrokenByStructureTheSameWayEachTime) {
   StagedSearch a(probe_bk16_stages2(1), {}), b(probe_bk16_stages2(1), {});
   a.start(survivors());

@@ -149,6 +149,8 @@ struct Outcome {
   double error_beta0 = INFINITY, error_beta = INFINITY;
   cudaError_t status = cudaSuccess;  // of sgemm_tuned, the first call that was not cudaSuccess
   const char *path = "?";
+  int splits = 1;             // K split this many ways
+  double predicted_ms = NAN;  // the selection's predicted time (not for an exact match)
   bool ok() const { return status == cudaSuccess && error_beta0 < kTolerance && error_beta < kTolerance; }
   bool timed() const { return std::isfinite(tuned_ms) && std::isfinite(cublas_ms); }
   double ratio() const { return cublas_ms / tuned_ms; }
@@ -188,7 +190,11 @@ Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_
   sgemm_tune_runtime::Route route{};
   if (sgemm_tune_runtime::route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, l, c.op_a, c.op_b, c.M, c.N,
                                 c.K, A, c.lda, B, c.ldb, C, c.ldc, &route) == cudaSuccess)
+  {
     o.path = sgemm_tune_runtime::path_name(route.path);
+    o.splits = route.splits;
+    if (route.predicted_ps > 0) o.predicted_ms = route.predicted_ps * 1e-9;
+  }
   if (o.status != cudaSuccess) return o;
 
   const auto [tuned, reference] = paired_medians_ms([&] { CHECK(tuned_sgemm(c, A, B, 0.0f, C)); },
@@ -270,9 +276,9 @@ int main(int argc, char **argv) {
   std::printf("ratio = cuBLAS time / tuned time; errors are relative Frobenius norms against cuBLAS, "
               "beta = 0 over NaN and beta = 0.5; alpha = %g\n",
               kAlpha);
-  std::printf("%4s %-6s %-3s %2s %5s %5s %5s %5s %5s %5s %3s %10s %10s %7s %8s %8s %-4s %s\n", "#", "set", "lay",
-              "op", "M", "N", "K", "lda", "ldb", "ldc", "off", "tuned ms", "cuBLAS ms", "ratio", "err b=0", "err b=.5",
-              "ok", "path");
+  std::printf("%4s %-6s %-3s %2s %5s %5s %5s %5s %5s %5s %3s %10s %10s %7s %8s %8s %-4s %-16s %5s %10s\n", "#", "set",
+              "lay", "op", "M", "N", "K", "lda", "ldb", "ldc", "off", "tuned ms", "cuBLAS ms", "ratio", "err b=0",
+              "err b=.5", "ok", "path", "split", "pred ms");
   std::vector<Outcome> outcomes;
   int passed = 0, failed = 0;
   const auto wall_start = std::chrono::steady_clock::now();
@@ -282,10 +288,10 @@ int main(int argc, char **argv) {
     const Outcome o = run_problem(cublas, p, (seed << 20) ^ (i + 1) * 0x100);
     outcomes.push_back(o);
     (o.ok() ? passed : failed) += 1;
-    std::printf("%4zu %-6s %-3s %c%c %5d %5d %5d %5d %5d %5d %3d %10.4f %10.4f %6.1f%% %8.1e %8.1e %-4s %s", i + 1,
-                p.suite ? "suite" : "random", layout_name(c.layout), op_name(c.op_a), op_name(c.op_b), c.M, c.N, c.K,
-                c.lda, c.ldb, c.ldc, p.offset, o.tuned_ms, o.cublas_ms, 100.0 * o.ratio(), o.error_beta0,
-                o.error_beta, o.ok() ? "ok" : "FAIL", o.path);
+    std::printf("%4zu %-6s %-3s %c%c %5d %5d %5d %5d %5d %5d %3d %10.4f %10.4f %6.1f%% %8.1e %8.1e %-4s %-16s %5d %10.4f",
+                i + 1, p.suite ? "suite" : "random", layout_name(c.layout), op_name(c.op_a), op_name(c.op_b), c.M, c.N,
+                c.K, c.lda, c.ldb, c.ldc, p.offset, o.tuned_ms, o.cublas_ms, 100.0 * o.ratio(), o.error_beta0,
+                o.error_beta, o.ok() ? "ok" : "FAIL", o.path, o.splits, o.predicted_ms);
     if (o.status != cudaSuccess) std::printf(" (sgemm_tuned returned %s)", cudaGetErrorName(o.status));
     std::printf("\n");
   }
@@ -298,6 +304,27 @@ int main(int argc, char **argv) {
               geometric_mean(problems, outcomes, [](const Problem &) { return true; }).c_str(),
               geometric_mean(problems, outcomes, [](const Problem &p) { return !p.suite; }).c_str(),
               geometric_mean(problems, outcomes, [](const Problem &p) { return p.suite; }).c_str());
+  // The selection's prediction against the measurement: their ratio's geometric mean and
+  // spread over the problems it predicted (a ranking needs the spread small, not the mean 1).
+  {
+    double log_sum = 0, log_sq = 0;
+    int n = 0, within_half = 0;
+    for (size_t i = 0; i < problems.size(); ++i) {
+      const Outcome &o = outcomes[i];
+      if (!o.timed() || !(o.predicted_ms > 0)) continue;
+      const double r = std::log(o.tuned_ms / o.predicted_ms);
+      log_sum += r;
+      log_sq += r * r;
+      within_half += std::fabs(r) < std::log(1.5);
+      ++n;
+    }
+    if (n > 0) {
+      const double mean = log_sum / n, sd = std::sqrt(std::max(0.0, log_sq / n - mean * mean));
+      std::printf("measured / predicted time over %d predicted problems: geometric mean %.2f, geometric sd %.2f, "
+                  "%d within 1.5x\n",
+                  n, std::exp(mean), std::exp(sd), within_half);
+    }
+  }
   size_t worst = problems.size();
   for (size_t i = 0; i < problems.size(); ++i)
     if (outcomes[i].timed() && (worst == problems.size() || outcomes[i].ratio() < outcomes[worst].ratio())) worst = i;

@@ -1,5 +1,6 @@
 // sgemm-tune best --shape MxNxK: the best verified configuration for a shape on a GPU, or,
 // for a shape never tuned, what the generated header's rule would pick.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -24,13 +25,30 @@ struct BestArgs {
   bool json = false;
 };
 
-// The GPU a query is about: --gpu, else the one in hand, else the only one tuned.
-std::string chosen_gpu(const std::string &asked, const CurrentEnvironment &env, Database &db, const std::string &path) {
-  if (!asked.empty()) return asked;
-  if (!env.gpu_name.empty()) return env.gpu_name;
-  const auto gpus = tuned_gpus(db);
-  if (gpus.size() == 1) return gpus.front();
-  if (gpus.empty()) throw UserError(path + " holds no verified results: run a tuning first");
+// Whose tunings answer a query, as the generated header falls back (CLBlast's order): the
+// GPU asked for with --gpu; else the GPU in hand (rule "device"), or, when it was never
+// tuned, the first tuned GPU of its compute capability ("architecture"), or none
+// ("default": the default tile); without a GPU here, the only GPU the database holds.
+struct ChosenGpu {
+  std::string name;  // empty for the default tile
+  std::string rule;  // asked, device, architecture, default, database
+};
+
+ChosenGpu chosen_gpu(const std::string &asked, const CurrentEnvironment &env, const std::vector<BestEntry> &all,
+                     const std::string &path) {
+  if (!asked.empty()) return {asked, "asked"};
+  if (all.empty()) throw UserError(path + " holds no verified results: run a tuning first");
+  if (!env.gpu_name.empty()) {
+    for (const auto &e : all)
+      if (e.gpu_name == env.gpu_name && e.compute_capability == env.compute_capability) return {e.gpu_name, "device"};
+    for (const auto &e : all)  // in GPU-name order, as the header's tables
+      if (e.compute_capability == env.compute_capability) return {e.gpu_name, "architecture"};
+    return {"", "default"};
+  }
+  std::vector<std::string> gpus;
+  for (const auto &e : all)
+    if (std::find(gpus.begin(), gpus.end(), e.gpu_name) == gpus.end()) gpus.push_back(e.gpu_name);
+  if (gpus.size() == 1) return {gpus.front(), "database"};
   std::string list;
   for (const auto &g : gpus) list += (list.empty() ? "" : ", ") + terminal_safe(g);
   throw UserError("no GPU here and " + path + " holds results for several (" + list + "): choose one with --gpu");
@@ -51,7 +69,7 @@ nlohmann::json entry_json(const BestEntry &e) {
   return j;
 }
 
-// The SM count run `run_id` recorded: what the generated header's edge rule (select_edges)
+// The SM count run `run_id` recorded: what the generated header's selection (select_kernel)
 // reads from the GPU it runs on.
 int recorded_sm_count(Database &db, std::int64_t run_id) {
   Statement st = db.prepare("SELECT sm_count FROM runs WHERE id = :id");
@@ -80,58 +98,65 @@ int run(const BestArgs &a) {
   const Shape shape = parse_shape(a.shape);
   Database db = open_existing_database(a.db.path);
   const CurrentEnvironment env = current_environment(a.env.kernel(), a.env.compile_options, a.env.device);
-  const std::string gpu = chosen_gpu(a.gpu, env, db, a.db.path);
+  std::vector<BestEntry> all = best_entries(db, env);
+  const ChosenGpu chosen = chosen_gpu(a.gpu, env, all, a.db.path);
+  const std::string &gpu = chosen.name;
 
   std::vector<BestEntry> entries;
-  for (auto &e : best_entries(db, env))
+  for (auto &e : all)
     if (e.gpu_name == gpu) entries.push_back(std::move(e));
-  if (entries.empty()) throw UserError(a.db.path + " holds no verified results for " + terminal_safe(gpu));
+  if (entries.empty() && chosen.rule != "default")
+    throw UserError(a.db.path + " holds no verified results for " + terminal_safe(gpu));
 
   std::vector<sgemm_tune_kernels::TunedShape> shapes;
   for (const auto &e : entries)
     shapes.push_back({e.shape.M, e.shape.N, e.shape.K, e.tile, e.percent_of_cublas, e.tflops});
-  sgemm_tune_kernels::SelectKind kind;
-  const int i = sgemm_tune_kernels::select_tuned(shapes.data(), static_cast<int>(shapes.size()), shape.M, shape.N,
-                                                 shape.K, true, &kind);
-  // Rule 3, for operands the fast kernel reads: the edge variant of a tuned tile.
-  const int edges = i >= 0 ? -1
-                           : sgemm_tune_kernels::select_edges(shapes.data(), static_cast<int>(shapes.size()), shape.M,
-                                                              shape.N, shape.K,
-                                                              recorded_sm_count(db, entries.front().run_id));
-  const char *selection = kind == sgemm_tune_kernels::SelectKind::exact     ? "exact"
-                          : kind == sgemm_tune_kernels::SelectKind::nearest ? "nearest"
-                          : edges >= 0                                      ? "edges"
-                                                                            : "default";
+  // As the generated header selects for a dense row-major product with aligned rows.
+  const int sms = entries.empty() ? 0 : recorded_sm_count(db, entries.front().run_id);
+  const sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_kernel(
+      shapes.data(), static_cast<int>(shapes.size()), shape.M, shape.N, shape.K, true, sms);
+  const char *selection = s.kind == sgemm_tune_kernels::SelectKind::exact       ? "exact"
+                          : s.kind == sgemm_tune_kernels::SelectKind::predicted ? "predicted"
+                                                                                : "default";
+  const std::string &gpu_rule = chosen.rule;
+  const std::string gpu_label = gpu.empty() ? env.gpu_name : gpu;
   if (a.json) {
     nlohmann::json j;
-    j["schema_version"] = 1;
-    j["gpu"] = gpu;
+    j["schema_version"] = 2;
+    j["gpu"] = gpu_label;
+    j["tunings_of"] = gpu;
+    j["gpu_rule"] = gpu_rule;
     j["shape"] = shape.to_string();
     j["selection"] = selection;
-    if (i >= 0 || edges >= 0) {
-      j["config"] = entry_json(entries[static_cast<std::size_t>(i >= 0 ? i : edges)]);
+    if (s.entry >= 0) {
+      j["config"] = entry_json(entries[static_cast<std::size_t>(s.entry)]);
+      j["kernel"] = s.edges ? "edges" : "fast";
+      j["split_k"] = s.splits;
+      if (s.kind == sgemm_tune_kernels::SelectKind::predicted) j["predicted_ms"] = s.predicted_ps * 1e-9;
     } else {
       j["config"] = tile_to_json(sgemm_tune_kernels::kDefaultTile);
-      j["config"]["bounds_checked"] = true;
+      j["kernel"] = "edges";
     }
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return 0;
   }
-  std::cout << shape.to_string() << " on " << terminal_safe(gpu) << ": ";
-  if (kind == sgemm_tune_kernels::SelectKind::exact) {
+  std::cout << shape.to_string() << " on " << terminal_safe(gpu_label) << " (" << gpu_rule << " rule";
+  if (gpu_rule == "architecture") std::cout << ": tunings of " << terminal_safe(gpu);
+  std::cout << "): ";
+  if (s.kind == sgemm_tune_kernels::SelectKind::exact) {
     std::cout << "tuned\n";
-    print_entry(entries[static_cast<std::size_t>(i)], std::cout);
-  } else if (kind == sgemm_tune_kernels::SelectKind::nearest) {
-    std::cout << "not tuned; the generated header uses the configuration of the nearest tuned shape that it divides\n";
-    print_entry(entries[static_cast<std::size_t>(i)], std::cout);
-  } else if (edges >= 0) {
-    std::cout << "not tuned, and no tuned tile divides it; with 16-byte aligned rows the generated header runs "
-                 "the edge variant of the tuned configuration predicted fastest for it (else the bounds-checked "
-                 "kernel with the default tile)\n";
-    print_entry(entries[static_cast<std::size_t>(edges)], std::cout);
+    print_entry(entries[static_cast<std::size_t>(s.entry)], std::cout);
+  } else if (s.kind == sgemm_tune_kernels::SelectKind::predicted) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "not tuned; the generated header runs the %s kernel of the tuned configuration predicted fastest "
+                  "(%.3f ms on %d SMs%s), for row-major operands with aligned rows:\n",
+                  s.edges ? "edge" : "fast", s.predicted_ps * 1e-9, sms,
+                  s.splits > 1 ? (", K split " + std::to_string(s.splits) + " ways").c_str() : "");
+    std::cout << buf;
+    print_entry(entries[static_cast<std::size_t>(s.entry)], std::cout);
   } else {
-    std::cout << "not tuned, and no tuned tile divides it; the generated header uses the bounds-checked kernel with "
-                 "the default tile\n  "
+    std::cout << "no tuned tile takes it; the generated header uses the edge kernel with the default tile\n  "
               << describe_tile(sgemm_tune_kernels::kDefaultTile) << "\n";
   }
   return 0;

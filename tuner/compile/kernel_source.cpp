@@ -69,10 +69,6 @@ std::string edges_name_expression(const SgemmTile &tile) {
   return "sgemm_tune_kernels::sgemm_double_buffered_edges<" + tile_arguments(tile) + ">";
 }
 
-std::string bounds_checked_name_expression(const SgemmTile &tile) {
-  return "sgemm_tune_kernels::sgemm_bounds_checked<" + tile_arguments(tile) + ">";
-}
-
 std::string name_expression(const SgemmTile &tile, KernelVariant variant) {
   return variant == KernelVariant::edges ? edges_name_expression(tile) : kernel_name_expression(tile);
 }

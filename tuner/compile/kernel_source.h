@@ -32,8 +32,6 @@ enum class KernelVariant { exact, edges };
 std::string kernel_name_expression(const SgemmTile &tile);
 // The same for the fast kernel's edge variant (any shape) of the tile.
 std::string edges_name_expression(const SgemmTile &tile);
-// The same for the bounds-checked kernel of the tile.
-std::string bounds_checked_name_expression(const SgemmTile &tile);
 // kernel_name_expression or edges_name_expression.
 std::string name_expression(const SgemmTile &tile, KernelVariant variant);
 

@@ -47,15 +47,30 @@ std::vector<SgemmTile> StagedSearch::rank_structures(const SearchHistory &histor
   // Summed shape by shape, in the history's order: the same sums, and so the same ties, in
   // every run over the same timings.
   std::map<SgemmTile, double> score;
-  for (const TimedResult &r : history.timed)
-    if (is_probe(r.tile))  // a reference off the probe values would count its structure twice
-      score[structure_of(r.tile)] += r.percent_of_cublas / static_cast<double>(history.shape_count);
-  std::vector<std::pair<double, SgemmTile>> order;
-  for (const auto &[structure, value] : score) order.emplace_back(-value, structure);
-  std::sort(order.begin(), order.end());
+  std::vector<std::map<SgemmTile, double>> by_shape(history.shape_count);
+  for (const TimedResult &r : history.timed) {
+    if (!is_probe(r.tile)) continue;  // a reference off the probe values would count its structure twice
+    score[structure_of(r.tile)] += r.percent_of_cublas / static_cast<double>(history.shape_count);
+    if (r.shape < by_shape.size()) by_shape[r.shape][structure_of(r.tile)] = r.percent_of_cublas;
+  }
+  // Best first; ties in structure order.
+  const auto ranked = [](const std::map<SgemmTile, double> &values) {
+    std::vector<std::pair<double, SgemmTile>> order;
+    for (const auto &[structure, value] : values) order.emplace_back(-value, structure);
+    std::sort(order.begin(), order.end());
+    return order;
+  };
   std::vector<SgemmTile> best;
+  const auto order = ranked(score);
   for (std::size_t i = 0; i < order.size() && best.size() < static_cast<std::size_t>(settings_.finalists); ++i)
     best.push_back(order[i].second);
+  for (const auto &values : by_shape) {
+    const auto shape_order = ranked(values);
+    int taken = 0;
+    for (std::size_t i = 0; i < shape_order.size() && taken < settings_.finalists_per_shape; ++i, ++taken)
+      if (std::find(best.begin(), best.end(), shape_order[i].second) == best.end())
+        best.push_back(shape_order[i].second);
+  }
   return best;
 }
 

@@ -2,7 +2,8 @@
 // probe values (e.g. BK = 16, STAGES = 2), and the space's references; it ranks their tile
 // structures (the tile with the probed parameters left out) by mean percent of cuBLAS over
 // the shapes. The second times every other value of the probed parameters, for the best
-// `finalists` structures only; the rest are recorded as pruned, reason "not_finalist".
+// `finalists` structures and each shape's own best `finalists_per_shape` only; the rest are
+// recorded as pruned, reason "not_finalist".
 #pragma once
 
 #include <set>

@@ -193,7 +193,7 @@ void read_references(const FieldReader &r, const json &j, SearchSpace &space) {
 void read_strategy(const FieldReader &r, const json &j, SearchSpace &space) {
   StrategySettings &s = space.strategy;
   r.require_object(j, "strategy");
-  r.reject_unknown(j, "strategy", {"kind", "probe", "finalists"});
+  r.reject_unknown(j, "strategy", {"kind", "probe", "finalists", "finalists_per_shape"});
   const std::string kind = j.contains("kind") ? r.string(j["kind"], "strategy.kind") : "exhaustive";
   if (kind == "exhaustive") {
     s.kind = StrategySettings::Kind::exhaustive;
@@ -203,6 +203,9 @@ void read_strategy(const FieldReader &r, const json &j, SearchSpace &space) {
     r.fail("strategy.kind", "expected \"exhaustive\" or \"staged\", got \"" + kind + "\"");
   }
   if (j.contains("finalists")) s.finalists = static_cast<int>(r.integer(j["finalists"], "strategy.finalists", 1, 100000));
+  if (j.contains("finalists_per_shape"))
+    s.finalists_per_shape =
+        static_cast<int>(r.integer(j["finalists_per_shape"], "strategy.finalists_per_shape", 0, 100000));
   if (j.contains("probe")) {
     r.require_object(j["probe"], "strategy.probe");
     r.reject_unknown(j["probe"], "strategy.probe", std::set<std::string>(kTileParameters.begin(), kTileParameters.end()));

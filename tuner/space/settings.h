@@ -43,12 +43,16 @@ struct PruneSettings {
 //   exhaustive: every candidate that survives pruning is timed.
 //   staged: first only the candidates whose `probe` parameters have the probe values
 //     (e.g. BK = 16, STAGES = 2), which ranks the tile structures; then the best
-//     `finalists` structures with every value of the probe parameters. The rest are
-//     recorded as pruned, reason "not_finalist".
+//     `finalists` structures (by mean percent of cuBLAS over the shapes) with every value
+//     of the probe parameters, and besides them each shape's own best
+//     `finalists_per_shape`, so that a shape unlike the rest (a small one among large ones)
+//     keeps the structures that suit it. The rest are recorded as pruned, reason
+//     "not_finalist".
 struct StrategySettings {
   enum class Kind { exhaustive, staged } kind = Kind::exhaustive;
   std::vector<std::pair<std::size_t, int>> probe;  // (parameter index, value)
   int finalists = 24;
+  int finalists_per_shape = 0;
 };
 
 }  // namespace sgemm_tune
