@@ -54,6 +54,12 @@ inline CommandOutput build_blas_check(const std::string &header_dir, const std::
   return build_program(source_dir() + "/tests/sgemm_blas_check.cu", header_dir, arch, program);
 }
 
+// tools/bench_shapes: the benchmark of shapes nobody tuned.
+inline CommandOutput build_bench_shapes(const std::string &header_dir, const std::string &arch,
+                                        const std::string &program) {
+  return build_program(source_dir() + "/tools/bench_shapes/main.cu", header_dir, arch, program);
+}
+
 // Runs it on `shapes` ("MxNxK").
 inline CommandOutput run_example(const std::string &program, const std::vector<std::string> &shapes) {
   std::string command = program;

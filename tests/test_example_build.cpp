@@ -46,6 +46,19 @@ TEST(ExampleBuild, BuildsAgainstAnEmittedHeader) {
   std::filesystem::remove_all(dir);
 }
 
+// The shapes benchmark, which runs only on a GPU, must still build here against what emit
+// writes, and its host-side check of the cuBLAS mapping runs without one.
+TEST(ExampleBuild, ShapesBenchmarkBuildsAndChecksItsCublasMapping) {
+  const auto dir = folder_with_header("sgemm_tune_bench_shapes_build");
+  const std::string program = (dir / "bench_shapes").string();
+  const testing::CommandOutput built = testing::build_bench_shapes(dir.string(), "sm_90", program);
+  ASSERT_EQ(built.exit_code, 0) << built.text;
+  const testing::CommandOutput self_test = testing::run_command(program + " --self-test --count 48");
+  EXPECT_EQ(self_test.exit_code, 0) << self_test.text;
+  EXPECT_NE(self_test.text.find(" 0 failed"), std::string::npos) << self_test.text;
+  std::filesystem::remove_all(dir);
+}
+
 // The BLAS entry of a real emitted header, run here, where there may be no GPU at all: every
 // leading dimension below CBLAS's minimum (of A, B and C, in each layout and op pair), every
 // negative size and every null operand that would be read is cudaErrorInvalidValue, and an
