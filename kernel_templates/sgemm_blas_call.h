@@ -100,4 +100,18 @@ inline int edge_operands(const RowMajorGemm &g) {
   return (g.trans_a ? kOperandTransA : 0) | (g.trans_b ? kOperandTransB : 0) | (rows_aligned16(g) ? 0 : kOperandScalar);
 }
 
+// The product as the edge kernel runs it, with its operand bits. Both operands transposed,
+// C = A^T B^T is C^T = B A: B (stored N x K) and A (stored K x M) read untransposed, which
+// spares the transposed B's slower path, and C written transposed.
+struct EdgeProduct {
+  RowMajorGemm g;
+  int operands;
+};
+
+inline EdgeProduct edge_product(const RowMajorGemm &g) {
+  if (!(g.trans_a && g.trans_b)) return EdgeProduct{g, edge_operands(g)};
+  const RowMajorGemm t{g.N, g.M, g.K, g.alpha, g.B, g.ldb, false, g.A, g.lda, false, g.beta, g.C, g.ldc};
+  return EdgeProduct{t, kOperandTransC | edge_operands(t)};
+}
+
 }  // namespace sgemm_tune_kernels

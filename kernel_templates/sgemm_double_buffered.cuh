@@ -103,6 +103,7 @@ __device__ __forceinline__ float4 load4_guarded(const float *__restrict__ X, int
   v.x = p[0];
   if (cols - col > 1) v.y = p[1];
   if (cols - col > 2) v.z = p[2];
+  if (cols - col > 3) v.w = p[3];
   return v;
 }
 
@@ -196,15 +197,35 @@ __device__ void stream_k_prepare(int ldc, float beta, float *__restrict__ C, lon
 }
 
 // C = beta C (0 when beta == 0, without reading C) over the part of block (x, y)'s BM x BN
-// tile that lies inside M x N: the edge kernel's scale pass. Scalar accesses: any ldc.
+// tile that lies inside M x N: the edge kernel's scale pass. Scalar accesses: any ldc. With
+// transC the product's element (row, col) is C's (col, row).
 template <int BM, int BN, int NUM_THREADS>
-__device__ void scale_tile(int M, int N, float beta, float *__restrict__ C, int ldc) {
+__device__ void scale_tile(int M, int N, float beta, float *__restrict__ C, int ldc, bool transC) {
   const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
   for (int i = threadIdx.x; i < BM * BN; i += NUM_THREADS) {
-    const int row = row0 + i / BN, col = col0 + i % BN;
+    // Consecutive threads along C's rows, whichever way the product lies.
+    const int row = row0 + (transC ? i % BM : i / BN), col = col0 + (transC ? i / BM : i % BN);
     if (row >= M || col >= N) continue;
-    float *p = C + static_cast<long long>(row) * ldc + col;
+    float *p = transC ? C + static_cast<long long>(col) * ldc + row : C + static_cast<long long>(row) * ldc + col;
     *p = beta == 0.0f ? 0.0f : beta * *p;
+  }
+}
+
+// C(col + j, row) for j = 0 .. 3, of a product stored transposed (C's rows are the product's
+// columns): out (+ beta * C where readC), or += out where `accumulate`, only the elements
+// inside rows x cols. Scalar accesses, ldc apart.
+__device__ __forceinline__ void store4_transposed(float *__restrict__ C, int ldc, int row, int col, int rows,
+                                                  int cols, float4 out, float beta, bool readC, bool accumulate) {
+  if (row >= rows) return;
+  const float v[4] = {out.x, out.y, out.z, out.w};
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    if (col + j >= cols) break;
+    float *p = C + static_cast<long long>(col + j) * ldc + row;
+    if (accumulate)
+      atomicAdd(p, v[j]);
+    else
+      *p = readC ? v[j] + beta * *p : v[j];
   }
 }
 
@@ -313,9 +334,10 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // the copies of each stage, none inside the K steps' FFMAs.
   const bool transA = kEdges && (operands & kOperandTransA);
   const bool transB = kEdges && (operands & kOperandTransB);
+  const bool transC = kEdges && (operands & kOperandTransC);
   const bool vec = !kEdges || !(operands & kOperandScalar);
   if (kEdges && (operands & kOperandScalePass)) {
-    detail::scale_tile<BM, BN, NUM_THREADS>(M, N, beta, C, ldc);
+    detail::scale_tile<BM, BN, NUM_THREADS>(M, N, beta, C, ldc, transC);
     return;
   }
 
@@ -334,9 +356,10 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   const int innerColB = threadIdx.x % (BN / 4);
   constexpr int ROW_STRIDE_B = NUM_THREADS / (BN / 4);
   constexpr int B_PASSES = BK / ROW_STRIDE_B;
+  // A transposed B's float4s in flight at once (storeB).
+  constexpr int B_ROUND = B_PASSES < 2 ? B_PASSES : 2;
 
   float4 aFrag[A_PASSES];
-  float4 bFrag[B_PASSES];  // a transposed B's float4s along K, on their way to shared memory
   float threadResults[WMITER * TM * WNITER * TN];
   float regM[FRAG_SETS][WMITER * TM];
   float regN[FRAG_SETS][WNITER * TN];
@@ -394,19 +417,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     auto copyB = [&](int tile, int stage) {
       const float *src = bTile + static_cast<long long>(tile) * BK * ldb;
       const int dst = B_BASE + stage * B_STAGE;
-      if constexpr (kEdges) {
-        if (transB) {
-          // Float4 f of the BN x BK / 4 tile of B's rows: consecutive threads along N, so
-          // that the stores across K land in consecutive banks.
-#pragma unroll
-          for (int pass = 0; pass < B_PASSES; ++pass) {
-            const int f = threadIdx.x + pass * NUM_THREADS;
-            bFrag[pass] = detail::load4_guarded(B, ldb, tileCol * BN + f % BN, (kBegin + tile) * BK + (f / BN) * 4,
-                                                N, K, vec);
-          }
-          return;
-        }
-      }
+      if (transB) return;  // storeB reads it
 #pragma unroll
       for (int pass = 0; pass < B_PASSES; ++pass) {
         const int row = innerRowB + pass * ROW_STRIDE_B;
@@ -419,17 +430,38 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
         detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * ldb + innerColB * 4]);
       }
     };
-    auto storeB = [&](int stage) {
+    // A transposed B (stored N x K) is read along K and stored across, after the stage's
+    // multiplies, B_ROUND float4s at a time, in a loop the compiler keeps rolled. Holding a
+    // whole stage's float4s through the multiplies, as A's are, took up to 64 more registers
+    // for every operand layout (the layout is known only at run time) and spilled the tiles
+    // tuned near 255; rounds of the fragments' size, unrolled, still took 13 to 33 more
+    // (nvcc, sm_90: bench/NOTES.md). The latency of these loads is exposed; only products
+    // with B transposed and A not pay it.
+    auto storeB = [&](int tile, int stage) {
       if (!transB) return;
       const int dst = B_BASE + stage * B_STAGE;
+#pragma unroll 1
+      for (int first = 0; first < B_PASSES; first += B_ROUND) {
+        float4 v[B_ROUND];
 #pragma unroll
-      for (int pass = 0; pass < B_PASSES; ++pass) {
-        const int f = threadIdx.x + pass * NUM_THREADS;
-        const int n = f % BN, k = (f / BN) * 4;
-        sgemm_smem[dst + (k + 0) * BN + n] = bFrag[pass].x;
-        sgemm_smem[dst + (k + 1) * BN + n] = bFrag[pass].y;
-        sgemm_smem[dst + (k + 2) * BN + n] = bFrag[pass].z;
-        sgemm_smem[dst + (k + 3) * BN + n] = bFrag[pass].w;
+        for (int j = 0; j < B_ROUND; ++j) {
+          // Float4 f of the BN x BK / 4 tile of B's rows: consecutive threads along N, so
+          // that the stores across K land in consecutive banks.
+          const int f = threadIdx.x + (first + j) * NUM_THREADS;
+          if (first + j < B_PASSES)
+            v[j] = detail::load4_guarded(B, ldb, tileCol * BN + f % BN, (kBegin + tile) * BK + (f / BN) * 4, N, K,
+                                         vec);
+        }
+#pragma unroll
+        for (int j = 0; j < B_ROUND; ++j) {
+          const int f = threadIdx.x + (first + j) * NUM_THREADS;
+          const int n = f % BN, k = (f / BN) * 4;
+          if (first + j >= B_PASSES) continue;
+          sgemm_smem[dst + (k + 0) * BN + n] = v[j].x;
+          sgemm_smem[dst + (k + 1) * BN + n] = v[j].y;
+          sgemm_smem[dst + (k + 2) * BN + n] = v[j].z;
+          sgemm_smem[dst + (k + 3) * BN + n] = v[j].w;
+        }
       }
     };
     // The fragments of step k of the stage at (as, bs) into fragment set `set`.
@@ -445,7 +477,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
         loadA(s, s);
         storeA(s);
         copyB(s, s);
-        storeB(s);
+        storeB(s, s);
       }
       detail::cp_async_commit();
     }
@@ -490,7 +522,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 
       if (hasLoad) {
         storeA(writeStage);
-        storeB(writeStage);
+        storeB(tileIdx + STAGES - 1, writeStage);
       }
       if (tileIdx + 1 < numTiles) {
         detail::cp_async_wait<STAGES - 2>();
@@ -526,7 +558,10 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
             if constexpr (kEdges) {
               const int row = tileRow * BM + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + m;
               const int col = tileCol * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + n;
-              detail::store4_guarded(C, ldc, row, col, M, N, out, beta, readC, vec, accumulate);
+              if (transC)
+                detail::store4_transposed(C, ldc, row, col, M, N, out, beta, readC, accumulate);
+              else
+                detail::store4_guarded(C, ldc, row, col, M, N, out, beta, readC, vec, accumulate);
               continue;
             }
             if (kStreamK && accumulate) {

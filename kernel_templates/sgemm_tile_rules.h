@@ -257,6 +257,9 @@ enum : int {
   kOperandScalePass = 8,  // this launch only sets C = beta C (0 when beta is 0, C not read)
                           // over the tiles of its grid: the first pass of a split-K launch,
                           // and the whole of a K = 0 product
+  kOperandTransC = 16,    // C is stored transposed: the product's element (i, j) is at
+                          // C[j * ldc + i] (a product of two transposed operands is run as
+                          // the plain product of their transposes, C^T = B A)
 };
 
 // The largest split of K the edge kernel is launched with (grid z).

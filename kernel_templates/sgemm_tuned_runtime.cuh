@@ -116,11 +116,13 @@ cudaError_t launch_fast(const RowMajorGemm &g, int /*splits: the fast kernel doe
 }
 
 // The edge kernel of a tile, for any product check_gemm lets run (sgemm_launch.h's
-// launch_tile_edges), K split `splits` ways.
-inline cudaError_t launch_edges_kernel(const void *kernel, const SgemmTile &t, const RowMajorGemm &g, int splits,
+// launch_tile_edges), as edge_product rewrites it, K split `splits` ways.
+inline cudaError_t launch_edges_kernel(const void *kernel, const SgemmTile &t, const RowMajorGemm &product, int splits,
                                        cudaStream_t stream) {
+  const sgemm_tune_kernels::EdgeProduct e = sgemm_tune_kernels::edge_product(product);
+  const RowMajorGemm &g = e.g;
   return sgemm_tune_kernels::launch_tile_edges(kernel, t, splits, g.M, g.N, g.K, g.alpha, g.A, g.lda, g.B, g.ldb,
-                                               g.beta, g.C, g.ldc, sgemm_tune_kernels::edge_operands(g), stream);
+                                               g.beta, g.C, g.ldc, e.operands, stream);
 }
 
 template <SGEMM_TUNE_TILE_PARAMS>
@@ -260,16 +262,18 @@ struct Route {
   double predicted_ps;        // the selection's prediction; 0 for an exact match
 };
 
-// The code that serves the product `g` on the current device (check_gemm(g) is run: the
-// checks come first).
-inline cudaError_t route(const GpuTable *gpus, int gpu_count, const RowMajorGemm &g, Route *out) {
+// The code that serves the product `product` on the current device (check_gemm(product) is
+// run: the checks come first). Kernels are chosen for the shape the edge kernel computes
+// (edge_product: M and N swap when both operands are transposed).
+inline cudaError_t route(const GpuTable *gpus, int gpu_count, const RowMajorGemm &product, Route *out) {
+  const RowMajorGemm &g = sgemm_tune_kernels::edge_product(product).g;
   *out = Route{Path::default_edges, 0, TableRule::none, nullptr, nullptr, 1, 0.0};
   cudaError_t e = cudaGetDevice(&out->device);
   if (e != cudaSuccess) return e;
   int sms = 0;
   e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, out->device);
   if (e != cudaSuccess) return e;
-  const bool fast_layout = sgemm_tune_kernels::fast_kernel_layout(g);
+  const bool fast_layout = sgemm_tune_kernels::fast_kernel_layout(product);
 
   const DeviceTable found = table_for_device(gpus, gpu_count, out->device);
   if (found.table != nullptr && g.K > 0) {

@@ -198,5 +198,34 @@ TEST(BlasCall, EdgeOperandBitsFollowTheRowMajorProduct) {
   EXPECT_EQ(bits(Layout::RowMajor, Op::Trans, Op::NoTrans, 8, 12, 8, 0, 3), kOperandTransA | kOperandScalar);
 }
 
+// Both operands transposed: the edge kernel runs C^T = B A, untransposed, into C transposed.
+TEST(BlasCall, ATransposedProductOfTransposesRunsAsThePlainOne) {
+  alignas(16) static float buffer[64];
+  const float *A = buffer, *B = buffer + 16;
+  float *C = buffer + 32;
+  const RowMajorGemm g = to_row_major(Layout::RowMajor, Op::Trans, Op::Trans, 3, 5, 7, 2.0f, A, 4, B, 8, 0.5f, C, 12);
+  const EdgeProduct e = edge_product(g);
+  EXPECT_EQ(e.operands, kOperandTransC);
+  EXPECT_EQ(e.g.M, 5);
+  EXPECT_EQ(e.g.N, 3);
+  EXPECT_EQ(e.g.K, 7);
+  EXPECT_EQ(e.g.A, B);
+  EXPECT_EQ(e.g.lda, 8);
+  EXPECT_EQ(e.g.B, A);
+  EXPECT_EQ(e.g.ldb, 4);
+  EXPECT_FALSE(e.g.trans_a || e.g.trans_b);
+  EXPECT_EQ(e.g.C, C);
+  EXPECT_EQ(e.g.ldc, 12);
+  EXPECT_EQ(e.g.alpha, 2.0f);
+  EXPECT_EQ(e.g.beta, 0.5f);
+  // Unaligned rows keep their 4-byte accesses; one transpose alone is left as it is.
+  EXPECT_EQ(edge_product(to_row_major(Layout::RowMajor, Op::Trans, Op::Trans, 3, 5, 7, 1.0f, A, 5, B, 8, 0.0f, C, 12))
+                .operands,
+            kOperandTransC | kOperandScalar);
+  const EdgeProduct one = edge_product(to_row_major(Layout::RowMajor, Op::NoTrans, Op::Trans, 3, 5, 7, 1.0f, A, 8, B, 8, 0.0f, C, 8));
+  EXPECT_EQ(one.operands, kOperandTransB);
+  EXPECT_EQ(one.g.M, 3);
+}
+
 }  // namespace
 }  // namespace sgemm_tune_kernels
