@@ -16,14 +16,16 @@
 // The problem must divide into whole tiles (shape_fits_tile), and A, B and C must be 16-byte
 // aligned with lda, ldb and ldc multiples of 4.
 //
-// sgemm_double_buffered_edges is the fast kernel for any product: the same code (one body,
-// detail::sgemm_tiles, whose kEdges switch is off in sgemm_double_buffered, so that kernel
-// compiles to what it did before the switch existed) with M, N and K remainders read as
-// zeros (copies with a source size, guarded loads) and C written only inside M x N. Its
-// last argument, `operands` (kOperand* in sgemm_tile_rules.h), says how A and B lie:
-// transposed or not (a transposed A is copied as it lies, with no transposing store; a
-// transposed B goes through registers and is stored across), and whether every row is
-// 16-byte aligned (else all accesses are 4 bytes wide). It always runs data-parallel, even
+// sgemm_double_buffered_edges is the fast kernel for any shape: the same code (one body,
+// detail::sgemm_tiles, whose edge code is compiled out of sgemm_double_buffered, so that
+// kernel compiles to what it did before the edge code existed) with M, N and K remainders
+// read as zeros (copies with a source size, guarded loads) and C written only inside M x N,
+// for operands as the fast kernel reads them. sgemm_double_buffered_any is the same for any
+// operands: its last argument, `operands` (kOperand* in sgemm_tile_rules.h), says how A, B
+// and C lie: transposed or not (a transposed A is copied as it lies, with no transposing
+// store; a transposed B goes through registers and is stored across; C may be written
+// transposed), and whether every row is 16-byte aligned (else all accesses are 4 bytes
+// wide). The edges kernel reads only the scale-pass bit of it. Both always run data-parallel, even
 // for a STREAMK = 1 tile (the stream-K prepare pass and atomics stay exact-shape only), and
 // may split K over the grid's z dimension, after a scale pass (kOperandScalePass) that sets
 // C = beta C. Launched as tile_edges_launch_plan says:
@@ -296,17 +298,28 @@ __device__ __forceinline__ void load_fragments(float (&regM)[WMITER * TM], float
 
 namespace detail {
 
-// The body of sgemm_double_buffered (kEdges false: whole tiles only) and of
-// sgemm_double_buffered_edges (kEdges true: any shape, remainders zero-filled, C guarded,
-// always data-parallel, operands read as `operands` says, K split over the grid's z).
-// Every kEdges branch is a compile-time one, so the fast kernel has none of the edge code.
-template <bool kEdges, SGEMM_TUNE_TILE_PARAMS>
+// What one instantiation of the kernels' body takes.
+enum : int {
+  kWholeTiles = 0,   // sgemm_double_buffered: shapes the tile divides, plain aligned operands
+  kPlainEdges = 1,   // sgemm_double_buffered_edges: any shape, plain aligned operands
+  kAnyOperands = 2,  // sgemm_double_buffered_any: any shape, any operands (`operands`)
+};
+
+// The body of the three kernels. With kEdges (kPlainEdges, kAnyOperands): any shape,
+// remainders zero-filled, C guarded, always data-parallel, K split over the grid's z. Only
+// kAnyOperands reads `operands` for its layout: the layout's branches then cost every
+// layout registers (a whole tile's were tuned near 255), so plain operands, the common
+// case, have a kernel without them. Every kEdges branch is a compile-time one, so the fast
+// kernel has none of the edge code.
+template <int kBody, SGEMM_TUNE_TILE_PARAMS>
 __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
                                             const float *__restrict__ B, int ldb, float beta, float *__restrict__ C,
                                             int ldc, int operands) {
   constexpr SgemmTile kTile{SGEMM_TUNE_TILE_ARGS};
   static_assert(check_tile(kTile) == TileRule::ok,
                 "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
+  constexpr bool kEdges = kBody != kWholeTiles;
+  constexpr bool kAny = kBody == kAnyOperands;
   constexpr int NUM_THREADS = tile_threads(kTile);
   constexpr int A_SKEW = tile_a_group_skew(kTile);
   constexpr int A_STAGE = tile_a_stage_floats(kTile);
@@ -332,10 +345,10 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 
   // The edge kernel's reading of its operands, decided per launch: uniform branches around
   // the copies of each stage, none inside the K steps' FFMAs.
-  const bool transA = kEdges && (operands & kOperandTransA);
-  const bool transB = kEdges && (operands & kOperandTransB);
-  const bool transC = kEdges && (operands & kOperandTransC);
-  const bool vec = !kEdges || !(operands & kOperandScalar);
+  const bool transA = kAny && (operands & kOperandTransA);
+  const bool transB = kAny && (operands & kOperandTransB);
+  const bool transC = kAny && (operands & kOperandTransC);
+  const bool vec = !kAny || !(operands & kOperandScalar);
   if (kEdges && (operands & kOperandScalePass)) {
     detail::scale_tile<BM, BN, NUM_THREADS>(M, N, beta, C, ldc, transC);
     return;
@@ -618,7 +631,7 @@ template <SGEMM_TUNE_TILE_PARAMS>
 __global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
 sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
                       const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc) {
-  detail::sgemm_tiles<false, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, 0);
+  detail::sgemm_tiles<detail::kWholeTiles, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, 0);
 }
 
 template <SGEMM_TUNE_TILE_PARAMS>
@@ -626,7 +639,17 @@ __global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
 sgemm_double_buffered_edges(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
                             const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc,
                             int operands) {
-  detail::sgemm_tiles<true, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, operands);
+  detail::sgemm_tiles<detail::kPlainEdges, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
+                                                                 operands);
+}
+
+template <SGEMM_TUNE_TILE_PARAMS>
+__global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
+sgemm_double_buffered_any(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
+                          const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc,
+                          int operands) {
+  detail::sgemm_tiles<detail::kAnyOperands, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
+                                                                  operands);
 }
 
 }  // namespace sgemm_tune_kernels

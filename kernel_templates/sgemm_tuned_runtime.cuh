@@ -30,9 +30,10 @@ using sgemm_tune_kernels::SgemmTile;
 // `splits` ways where it is the edge kernel.
 using SourceLaunch = cudaError_t (*)(const RowMajorGemm &g, int splits, cudaStream_t stream);
 
-// One tuned configuration: its shape and tile, and for each of its two kernels (the timed
-// one, and its edge variant for shapes the tile does not divide) either the machine code
-// compiled by sgemm-tune (cubin) or a launcher of the same tile compiled from source.
+// One tuned configuration: its shape and tile, and for each of its three kernels (the timed
+// one; its edge kernel, for other shapes; its kernel of any operands, for transposed or
+// unaligned ones) either the machine code compiled by sgemm-tune (cubin) or a launcher of
+// the same tile compiled from source.
 struct TunedKernel {
   sgemm_tune_kernels::TunedShape shape;
   const unsigned char *cubin;  // null: use `source`
@@ -43,6 +44,10 @@ struct TunedKernel {
   std::size_t edges_cubin_size;
   const char *edges_symbol;
   SourceLaunch edges_source;
+  const unsigned char *any_cubin;  // null: use `any_source`
+  std::size_t any_cubin_size;
+  const char *any_symbol;
+  SourceLaunch any_source;
 };
 
 // Lazily loaded code of one TunedKernel; one per entry, zero-initialised.
@@ -60,7 +65,8 @@ struct GpuTable {
   int compute_major, compute_minor;
   const TunedKernel *kernels;
   LoadedCode *code;        // of each entry's timed kernel
-  LoadedCode *edges_code;  // of each entry's edge variant
+  LoadedCode *edges_code;  // of each entry's edge kernel
+  LoadedCode *any_code;    // of each entry's kernel of any operands
   int count;
 };
 
@@ -125,6 +131,7 @@ inline cudaError_t launch_edges_kernel(const void *kernel, const SgemmTile &t, c
                                                g.beta, g.C, g.ldc, e.operands, stream);
 }
 
+// The edge kernel (plain operands) and the kernel of any operands, from source.
 template <SGEMM_TUNE_TILE_PARAMS>
 cudaError_t launch_edges(const RowMajorGemm &g, int splits, cudaStream_t stream) {
   constexpr SgemmTile t{SGEMM_TUNE_TILE_ARGS};
@@ -135,6 +142,19 @@ cudaError_t launch_edges(const RowMajorGemm &g, int splits, cudaStream_t stream)
   return launch_edges_kernel(kernel, t, g, splits, stream);
 }
 
+template <SGEMM_TUNE_TILE_PARAMS>
+cudaError_t launch_any(const RowMajorGemm &g, int splits, cudaStream_t stream) {
+  constexpr SgemmTile t{SGEMM_TUNE_TILE_ARGS};
+  const void *kernel =
+      reinterpret_cast<const void *>(&sgemm_tune_kernels::sgemm_double_buffered_any<SGEMM_TUNE_TILE_ARGS>);
+  const cudaError_t e = sgemm_tune_kernels::set_tile_smem_limit(kernel, t);
+  if (e != cudaSuccess) return e;
+  return launch_edges_kernel(kernel, t, g, splits, stream);
+}
+
+// Whether a product needs the kernel of any operands, rather than the edge kernel.
+inline bool needs_any_kernel(const RowMajorGemm &g) { return sgemm_tune_kernels::edge_product(g).operands != 0; }
+
 // kDefaultTile, for a GPU that was never tuned: as one entry with the rate the seed kernel
 // measured at 4096^3 on the H200 (../FACTS of the project: 45.5 TFLOP/s), which only
 // decides whether a product splits K.
@@ -143,10 +163,14 @@ inline constexpr sgemm_tune_kernels::TunedShape kDefaultEntry{4096, 4096, 4096, 
 
 inline cudaError_t launch_default(const RowMajorGemm &g, bool edges, int splits, cudaStream_t stream) {
   constexpr SgemmTile d = sgemm_tune_kernels::kDefaultTile;
-  return edges ? launch_edges<d.BM, d.BN, d.BK, d.WM, d.WN, d.WNITER, d.TM, d.TN, d.STAGES, d.PREFETCH, d.STREAMK>(
-                     g, splits, stream)
-               : launch_fast<d.BM, d.BN, d.BK, d.WM, d.WN, d.WNITER, d.TM, d.TN, d.STAGES, d.PREFETCH, d.STREAMK>(
-                     g, 1, stream);
+  if (!edges)
+    return launch_fast<d.BM, d.BN, d.BK, d.WM, d.WN, d.WNITER, d.TM, d.TN, d.STAGES, d.PREFETCH, d.STREAMK>(g, 1,
+                                                                                                           stream);
+  if (needs_any_kernel(g))
+    return launch_any<d.BM, d.BN, d.BK, d.WM, d.WN, d.WNITER, d.TM, d.TN, d.STAGES, d.PREFETCH, d.STREAMK>(g, splits,
+                                                                                                          stream);
+  return launch_edges<d.BM, d.BN, d.BK, d.WM, d.WN, d.WNITER, d.TM, d.TN, d.STAGES, d.PREFETCH, d.STREAMK>(g, splits,
+                                                                                                          stream);
 }
 
 // The kernel `symbol` of `cubin` (tile t), loaded once into `code`, with its shared-memory
@@ -181,10 +205,14 @@ inline cudaError_t launch_cubin(const TunedKernel &k, LoadedCode &code, int devi
   return launch_planned(kernel, k.shape.tile, g, stream);
 }
 
+// An entry's edge kernel, or its kernel of any operands where the product needs it, as
+// machine code.
 inline cudaError_t launch_edges_cubin(const TunedKernel &k, LoadedCode &code, int device, const RowMajorGemm &g,
                                       int splits, cudaStream_t stream) {
+  const bool any = needs_any_kernel(g);
   const void *kernel = nullptr;
-  const cudaError_t e = loaded_kernel(k.edges_cubin, k.edges_symbol, k.shape.tile, code, device, &kernel);
+  const cudaError_t e = loaded_kernel(any ? k.any_cubin : k.edges_cubin, any ? k.any_symbol : k.edges_symbol,
+                                      k.shape.tile, code, device, &kernel);
   if (e != cudaSuccess) return e;
   return launch_edges_kernel(kernel, k.shape.tile, g, splits, stream);
 }
@@ -234,8 +262,11 @@ enum class Path {
   tuned_cubin,         // a tuned entry's timed machine code
   tuned_source,        // a tuned entry's tile compiled from source (launch_fast)
   tuned_edges_cubin,   // a tuned entry's edge kernel, machine code compiled by sgemm-tune: any
-                       // shape, operands and alignment, K split when that is predicted faster
+                       // shape, K split when that is predicted faster
   tuned_edges_source,  // the same compiled from source (launch_edges)
+  tuned_any_cubin,     // a tuned entry's kernel of any operands (transposed, unaligned rows),
+                       // machine code compiled by sgemm-tune
+  tuned_any_source,    // the same compiled from source (launch_any)
   default_fast,        // kDefaultTile on the fast kernel (a GPU with no tunings, a shape it divides)
   default_edges,       // kDefaultTile on the edge kernel: no tunings for this GPU, or K = 0
 };
@@ -246,6 +277,8 @@ inline const char *path_name(Path p) {
     case Path::tuned_source: return "tuned-source";
     case Path::tuned_edges_cubin: return "tuned-edge-cubin";
     case Path::tuned_edges_source: return "tuned-edge-source";
+    case Path::tuned_any_cubin: return "tuned-any-cubin";
+    case Path::tuned_any_source: return "tuned-any-source";
     case Path::default_fast: return "default-fast";
     case Path::default_edges: return "default-edge";
   }
@@ -290,7 +323,10 @@ inline cudaError_t route(const GpuTable *gpus, int gpu_count, const RowMajorGemm
       out->kernel = &k;
       out->splits = s.splits;
       out->predicted_ps = s.predicted_ps;
-      if (s.edges) {
+      if (s.edges && needs_any_kernel(product)) {
+        out->code = &table.any_code[s.entry];
+        out->path = k.any_cubin != nullptr ? Path::tuned_any_cubin : Path::tuned_any_source;
+      } else if (s.edges) {
         out->code = &table.edges_code[s.entry];
         out->path = k.edges_cubin != nullptr ? Path::tuned_edges_cubin : Path::tuned_edges_source;
       } else {
@@ -342,6 +378,8 @@ inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, const RowMajorGemm
     case Path::tuned_source: return r.kernel->source(g, 1, stream);
     case Path::tuned_edges_cubin: return launch_edges_cubin(*r.kernel, *r.code, r.device, g, r.splits, stream);
     case Path::tuned_edges_source: return r.kernel->edges_source(g, r.splits, stream);
+    case Path::tuned_any_cubin: return launch_edges_cubin(*r.kernel, *r.code, r.device, g, r.splits, stream);
+    case Path::tuned_any_source: return r.kernel->any_source(g, r.splits, stream);
     case Path::default_fast: return launch_default(g, false, 1, stream);
     case Path::default_edges: break;
   }

@@ -168,9 +168,13 @@ cudaError_t launch_entry_edges(int i, const sgemm_tune_kernels::RowMajorGemm &g,
   if (table == nullptr || i >= table->count) return cudaErrorInvalidDevice;
   const sgemm_tune_runtime::TunedKernel &k = table->kernels[i];
   if (!sgemm_tune_kernels::shape_fits_tile_edges(k.shape.tile, g.M, g.N, g.K)) return cudaErrorInvalidValue;
-  *path = "entry-" + std::to_string(i) + (k.edges_cubin ? "-edge-cubin" : "-edge-source");
-  return k.edges_cubin ? sgemm_tune_runtime::launch_edges_cubin(k, table->edges_code[i], device, g, splits, 0)
-                       : k.edges_source(g, splits, 0);
+  const bool any = sgemm_tune_runtime::needs_any_kernel(g);
+  const bool cubin = (any ? k.any_cubin : k.edges_cubin) != nullptr;
+  *path = "entry-" + std::to_string(i) + (any ? "-any" : "-edge") + (cubin ? "-cubin" : "-source");
+  if (cubin)
+    return sgemm_tune_runtime::launch_edges_cubin(k, any ? table->any_code[i] : table->edges_code[i], device, g,
+                                                  splits, 0);
+  return any ? k.any_source(g, splits, 0) : k.edges_source(g, splits, 0);
 }
 
 std::string describe(const Case &c) {

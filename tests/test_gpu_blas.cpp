@@ -57,8 +57,9 @@ std::vector<std::map<std::string, std::string>> parse_cases(const std::string &t
 // products with 16-byte aligned rows (every leading dimension, as the program prints them, a
 // multiple of 4, no offset) at a tuned shape (column-major 384x192x48 is the row-major
 // 192x384x48, which is not); K = 0 (the scale pass alone) and empty products the default
-// tile's edge kernel; everything else an edge kernel of a tuned tile (which one, and how K
-// is split, is the selection rule's business: its own tests).
+// tile's edge kernel; everything else an edge kernel of a tuned tile, the one of any
+// operands unless they are plain and aligned (which tile, and how K is split, is the
+// selection rule's business: its own tests).
 std::string expected_path(const std::map<std::string, std::string> &c) {
   std::istringstream lds(c.at("lds")), shape_words(c.at("shape"));
   int lda = 0, ldb = 0, ldc = 0, M = 0, N = 0, K = 0;
@@ -70,7 +71,7 @@ std::string expected_path(const std::map<std::string, std::string> &c) {
   const std::string &shape = c.at("shape");
   if (fast_layout && (shape == "512x512x512" || shape == "640x640x640")) return "tuned-cubin";
   if (fast_layout && shape == "384x192x48" && c.at("layout") == "row") return "tuned-source";
-  return "tuned-edge";
+  return fast_layout ? "tuned-edge" : "tuned-any";
 }
 
 class GpuBlas : public testing::GpuProgramTest {};
@@ -113,13 +114,15 @@ TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
   for (const auto &c : cases) {
     EXPECT_EQ(c.at("verdict"), "ok") << c.at("line");
     // Which tuned tile serves an edge shape is the selection rule's business (its own tests).
-    const std::string path = c.at("path").rfind("tuned-edge-", 0) == 0 ? "tuned-edge" : c.at("path");
+    std::string path = c.at("path");
+    for (const char *kind : {"tuned-edge", "tuned-any"})
+      if (path.rfind(std::string(kind) + "-", 0) == 0) path = kind;
     EXPECT_EQ(path, expected_path(c)) << c.at("line");
     ++by_path[c.at("path")];
   }
   // Each of the header's paths served some of them (the edge variant as machine code: the
   // entries it would pick from source are rated far slower).
-  for (const char *path : {"tuned-cubin", "tuned-source", "tuned-edge-cubin", "default-edge"})
+  for (const char *path : {"tuned-cubin", "tuned-source", "tuned-edge-cubin", "tuned-any-cubin", "default-edge"})
     EXPECT_GT(by_path[path], 0) << path;
 
   // Each entry's edge variant, called directly: a data-parallel and a stream-K tile as
@@ -130,15 +133,20 @@ TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
   const auto edge_cases = parse_cases(edges.text);
   // 3 entries x 6 shapes x 2 layouts x 4 op pairs x aligned or not x 2 splits x 2 betas.
   EXPECT_EQ(edge_cases.size(), 1152u);
+  // Each entry's two edge kernels ran: the one for plain operands and the one for any.
   std::map<std::string, int> by_entry;
   for (const auto &c : edge_cases) {
     EXPECT_EQ(c.at("verdict"), "ok") << c.at("line");
     ++by_entry[c.at("path")];
   }
-  EXPECT_EQ(by_entry.size(), 3u);
-  EXPECT_EQ(by_entry["entry-0-edge-cubin"] + by_entry["entry-1-edge-cubin"] + by_entry["entry-2-edge-source"] +
-                by_entry["entry-0-edge-source"] + by_entry["entry-1-edge-source"] + by_entry["entry-2-edge-cubin"],
-            1152);
+  EXPECT_EQ(by_entry.size(), 6u);
+  for (const char *kernel : {"entry-0-edge-", "entry-1-edge-", "entry-2-edge-", "entry-0-any-", "entry-1-any-",
+                             "entry-2-any-"}) {
+    int n = 0;
+    for (const auto &[path, count] : by_entry)
+      if (path.rfind(kernel, 0) == 0) n += count;
+    EXPECT_GT(n, 0) << kernel;
+  }
 }
 
 }  // namespace

@@ -65,7 +65,7 @@ TEST(NvrtcCompile, PrefetchAndStreamKCompileWithoutSpills) {
 
 TEST(NvrtcCompile, EdgeVariantCompilesWithoutSpills) {
   // The seed tile, and the 4096 space's best structure with PREFETCH and STREAMK (whose
-  // edge variant runs data-parallel): guarded loads and stores must still fit in registers.
+  // edge kernels run data-parallel): guarded loads and stores must still fit in registers.
   for (const SgemmTile &t : {kSeed, SgemmTile{128, 256, 16, 32, 128, 4, 4, 4, 3, 1, 1}}) {
     const CompiledKernel k = compile_kernel(KernelSource::embedded(), CompileOptions{}, t, KernelVariant::edges);
     EXPECT_EQ(k.name_expression, "sgemm_tune_kernels::sgemm_double_buffered_edges<" + tile_arguments(t) + ">");
@@ -75,6 +75,14 @@ TEST(NvrtcCompile, EdgeVariantCompilesWithoutSpills) {
     // Its own program: the timed kernel's cubin holds the timed kernel alone.
     EXPECT_EQ(k.cubin.find("21sgemm_double_bufferedI"), std::string::npos);
   }
+}
+
+TEST(NvrtcCompile, KernelOfAnyOperandsCompiles) {
+  // Its operand layout is read at run time; the seed tile fits without spilling.
+  const CompiledKernel k = compile_kernel(KernelSource::embedded(), CompileOptions{}, kSeed, KernelVariant::any);
+  EXPECT_EQ(k.name_expression, "sgemm_tune_kernels::sgemm_double_buffered_any<" + tile_arguments(kSeed) + ">");
+  EXPECT_NE(k.lowered_name.find("sgemm_double_buffered_any"), std::string::npos) << k.lowered_name;
+  EXPECT_EQ(k.usage.spill_store_bytes + k.usage.spill_load_bytes, 0);
 }
 
 TEST(NvrtcCompile, InvalidTileFailsTheKernelsOwnStaticAssert) {

@@ -69,8 +69,17 @@ std::string edges_name_expression(const SgemmTile &tile) {
   return "sgemm_tune_kernels::sgemm_double_buffered_edges<" + tile_arguments(tile) + ">";
 }
 
+std::string any_name_expression(const SgemmTile &tile) {
+  return "sgemm_tune_kernels::sgemm_double_buffered_any<" + tile_arguments(tile) + ">";
+}
+
 std::string name_expression(const SgemmTile &tile, KernelVariant variant) {
-  return variant == KernelVariant::edges ? edges_name_expression(tile) : kernel_name_expression(tile);
+  switch (variant) {
+    case KernelVariant::edges: return edges_name_expression(tile);
+    case KernelVariant::any: return any_name_expression(tile);
+    case KernelVariant::exact: break;
+  }
+  return kernel_name_expression(tile);
 }
 
 }  // namespace sgemm_tune

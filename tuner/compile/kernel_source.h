@@ -24,15 +24,18 @@ struct KernelSource {
   static KernelSource from_directory(const std::string &directory);
 };
 
-// The two fast kernels of a tile: `exact` (sgemm_double_buffered, shapes the tile divides,
-// the one that is timed) and `edges` (sgemm_double_buffered_edges, any shape).
-enum class KernelVariant { exact, edges };
+// The three kernels of a tile: `exact` (sgemm_double_buffered, shapes the tile divides,
+// the one that is timed), `edges` (sgemm_double_buffered_edges, any shape) and `any`
+// (sgemm_double_buffered_any, any shape and operands: transposed, unaligned rows).
+enum class KernelVariant { exact, edges, any };
 
 // The C++ name of the kernel instantiated for a tile, for nvrtcAddNameExpression.
 std::string kernel_name_expression(const SgemmTile &tile);
-// The same for the fast kernel's edge variant (any shape) of the tile.
+// The same for the tile's edge kernel (any shape).
 std::string edges_name_expression(const SgemmTile &tile);
-// kernel_name_expression or edges_name_expression.
+// The same for the tile's kernel of any shape and operands.
+std::string any_name_expression(const SgemmTile &tile);
+// The name expression of `variant`.
 std::string name_expression(const SgemmTile &tile, KernelVariant variant);
 
 }  // namespace sgemm_tune

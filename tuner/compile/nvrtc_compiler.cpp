@@ -116,7 +116,7 @@ CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &
 
 void compile_every_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile) {
   NvrtcProgram prog(source);
-  prog.compile(options, {kernel_name_expression(tile), edges_name_expression(tile)});
+  prog.compile(options, {kernel_name_expression(tile), edges_name_expression(tile), any_name_expression(tile)});
 }
 
 std::string nvrtc_version() {

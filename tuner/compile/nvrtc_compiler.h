@@ -47,8 +47,8 @@ class CompileError : public std::runtime_error {
 CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile,
                               KernelVariant variant = KernelVariant::exact);
 
-// Compiles every kernel the template instantiates for a tile, the fast one and its edge
-// variant, in one program, and keeps no machine code: the check that the tile
+// Compiles every kernel the template instantiates for a tile, the fast one, its edge
+// kernel and its kernel of any operands, in one program, and keeps no machine code: the check that the tile
 // rules admit nothing the compiler refuses. Throws CompileError.
 void compile_every_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile);
 

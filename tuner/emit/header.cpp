@@ -49,7 +49,7 @@ void write_bytes(std::ostringstream &out, const std::string &bytes) {
 
 // The code of each entry's two kernels, in entry order.
 struct ShippedCode {
-  std::vector<RebuiltCode> exact, edges;
+  std::vector<RebuiltCode> exact, edges, any;
 };
 
 // One kernel's fields of a TunedKernel row: its machine code, written into `data` as array
@@ -77,10 +77,11 @@ ShippedCode code_to_ship(Database &db, const std::vector<const BestEntry *> &ent
                        e->compute_capability, e->tile});
   if (!options.kernel) {
     const std::vector<RebuiltCode> none(origins.size(), {std::nullopt, "not compiled"});
-    return {none, none};
+    return {none, none, none};
   }
   const CodeRebuilder rebuilder(*options.kernel, env.extra_compile_options);
-  ShippedCode code{rebuilder.rebuild(origins), rebuilder.rebuild(origins, KernelVariant::edges)};
+  ShippedCode code{rebuilder.rebuild(origins), rebuilder.rebuild(origins, KernelVariant::edges),
+                   rebuilder.rebuild(origins, KernelVariant::any)};
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const auto stored = stored_code(db, *entries[i]);
     if (stored && compare_code(code.exact[i], stored->first, stored->second) == CodeCheck::differs)
@@ -128,6 +129,7 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
     for (const BestEntry *e : list) {
       const RebuiltCode &c = code.exact[entry_index];
       const RebuiltCode &edges = code.edges[entry_index];
+      const RebuiltCode &any = code.any[entry_index];
       const std::string n = std::to_string(entry_index++);
       latest = std::max(latest, e->measured_at);
       ++out.entries;
@@ -137,7 +139,7 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
               << " (run " << e->run_id << ", fingerprint " << cpp_comment_text(e->fingerprint_hash) << "); "
               << (c.kernel ? "ships the machine code of the timed template, compiled by sgemm-tune"
                            : "compiled from source by your compiler")
-              << "; edge variant " << (edges.kernel ? "machine code" : "from source") << "\n";
+              << "; edge kernels " << (edges.kernel && any.kernel ? "machine code" : "from source") << "\n";
       if (e->stale()) {
         ++out.stale;
         summary << "//     STALE:";
@@ -151,21 +153,26 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
                                 number("%.4f", e->percent_of_cublas) + ", " + number("%.4f", e->tflops) + "}";
       const std::string what = cpp_comment_text(gpu) + ", " + e->shape.to_string() + ", " + describe_tile(e->tile);
       if (c.kernel) ++out.with_code;
-      if (edges.kernel) ++out.with_edges_code;
+      if (edges.kernel && any.kernel) ++out.with_edges_code;
       // One line per row: every line of the header starts as the generator writes it.
       rows << "    {" << shape << ", "
            << kernel_fields(data, "kCubin" + n, what, c, "launch_fast<" + tile_arguments(e->tile) + ">") << ", "
-           << kernel_fields(data, "kCubinEdges" + n, what + ", edge variant", edges,
+           << kernel_fields(data, "kCubinEdges" + n, what + ", edge kernel", edges,
                             "launch_edges<" + tile_arguments(e->tile) + ">")
+           << ", "
+           << kernel_fields(data, "kCubinAny" + n, what + ", kernel of any operands", any,
+                            "launch_any<" + tile_arguments(e->tile) + ">")
            << "},\n";
     }
     tables << "// " << cpp_comment_text(gpu) << "\n"
            << "inline const ::sgemm_tune_runtime::TunedKernel kKernels" << g << "[] = {\n" << rows.str() << "};\n";
     tables << "inline ::sgemm_tune_runtime::LoadedCode kLoaded" << g << "[" << list.size() << "];\n";
-    tables << "inline ::sgemm_tune_runtime::LoadedCode kLoadedEdges" << g << "[" << list.size() << "];\n\n";
+    tables << "inline ::sgemm_tune_runtime::LoadedCode kLoadedEdges" << g << "[" << list.size() << "];\n";
+    tables << "inline ::sgemm_tune_runtime::LoadedCode kLoadedAny" << g << "[" << list.size() << "];\n\n";
     const auto dot = cc.find('.');
     gpu_table << "    {" << cpp_string_literal(gpu) << ", " << cc.substr(0, dot) << ", " << cc.substr(dot + 1)
-              << ", kKernels" << g << ", kLoaded" << g << ", kLoadedEdges" << g << ", " << list.size() << "},\n";
+              << ", kKernels" << g << ", kLoaded" << g << ", kLoadedEdges" << g << ", kLoadedAny" << g << ", "
+              << list.size() << "},\n";
   }
 
   std::ostringstream h;

@@ -35,7 +35,7 @@ struct EmittedHeader {
   std::string text;
   std::size_t entries = 0;
   std::size_t with_code = 0;        // entries whose timed kernel is machine code
-  std::size_t with_edges_code = 0;  // entries whose edge variant is machine code
+  std::size_t with_edges_code = 0;  // entries whose two edge kernels are machine code
   std::size_t stale = 0;
   // Entries whose code in the database differs from what the tuner compiles for them:
   // the database was altered (or made elsewhere); the compiled code is what ships.
