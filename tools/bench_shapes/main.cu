@@ -289,7 +289,7 @@ int main(int argc, char **argv) {
     outcomes.push_back(o);
     (o.ok() ? passed : failed) += 1;
     std::printf("%4zu %-6s %-3s %c%c %5d %5d %5d %5d %5d %5d %3d %10.4f %10.4f %6.1f%% %8.1e %8.1e %-4s %-16s %5d %10.4f",
-                i + 1, p.suite ? "suite" : "random", layout_name(c.layout), op_name(c.op_a), op_name(c.op_b), c.M, c.N,
+                i + 1, p.suite ? "suite" : p.named ? "named" : "random", layout_name(c.layout), op_name(c.op_a), op_name(c.op_b), c.M, c.N,
                 c.K, c.lda, c.ldb, c.ldc, p.offset, o.tuned_ms, o.cublas_ms, 100.0 * o.ratio(), o.error_beta0,
                 o.error_beta, o.ok() ? "ok" : "FAIL", o.path, o.splits, o.predicted_ms);
     if (o.status != cudaSuccess) std::printf(" (sgemm_tuned returned %s)", cudaGetErrorName(o.status));
@@ -300,10 +300,11 @@ int main(int argc, char **argv) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   std::printf("%zu problems in %.0f s\n", problems.size(), seconds);
-  std::printf("geometric mean of cuBLAS time / tuned time: all %s; random %s; suite %s\n",
+  std::printf("geometric mean of cuBLAS time / tuned time: all %s; random %s; suite %s; named %s\n",
               geometric_mean(problems, outcomes, [](const Problem &) { return true; }).c_str(),
-              geometric_mean(problems, outcomes, [](const Problem &p) { return !p.suite; }).c_str(),
-              geometric_mean(problems, outcomes, [](const Problem &p) { return p.suite; }).c_str());
+              geometric_mean(problems, outcomes, [](const Problem &p) { return !p.suite && !p.named; }).c_str(),
+              geometric_mean(problems, outcomes, [](const Problem &p) { return p.suite; }).c_str(),
+              geometric_mean(problems, outcomes, [](const Problem &p) { return p.named; }).c_str());
   // The selection's prediction against the measurement: their ratio's geometric mean and
   // spread over the problems it predicted (a ranking needs the spread small, not the mean 1).
   {

@@ -35,6 +35,7 @@ struct Problem {
   BlasCall call;
   int offset;  // floats between each operand and the aligned start of its allocation
   bool suite;  // one of the tuned suite's shapes, not the random set
+  bool named;  // one of the named shapes off every tuned tile (1000^3, 3000^3, 4096x4096x4100)
 };
 
 constexpr int kMinDim = 64, kMaxDim = 8192;
@@ -47,7 +48,7 @@ inline int log_uniform_dim(SplitMix64 &rng) {
   return d < kMinDim ? kMinDim : d > kMaxDim ? kMaxDim : d;
 }
 
-// `count` random problems for `seed`, then the suite. Layouts alternate and op pairs cycle
+// `count` random problems for `seed`, then the suite, then the named shapes. Layouts alternate and op pairs cycle
 // with period 8, so every layout and op pair comes up once in any 8 consecutive problems.
 // Within each 8 consecutive problems, one at random has its shape rounded to multiples of
 // 256 (a shape some tuned tile may divide); within each 4, one at random has leading
@@ -79,13 +80,20 @@ inline std::vector<Problem> make_problems(uint64_t seed, int count) {
     if (i % 4 == padded_slot)
       for (int *ld : {&c.lda, &c.ldb, &c.ldc}) *ld += rng.between(1, 64);
     const int offset = i % 4 == offset_slot ? (rng.next() % 2 == 0 ? 1 : 3) : 0;
-    out.push_back(Problem{c, offset, false});
+    out.push_back(Problem{c, offset, false, false});
   }
   const int suite[][3] = {{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192},
                           {4096, 4096, 1024}, {8192, 1024, 4096}, {1024, 8192, 8192}, {2048, 2048, 8192}};
   for (const auto &s : suite) {
     const int M = s[0], N = s[1], K = s[2];
-    out.push_back(Problem{BlasCall{Layout::RowMajor, Op::NoTrans, Op::NoTrans, M, N, K, K, N, N}, 0, true});
+    out.push_back(Problem{BlasCall{Layout::RowMajor, Op::NoTrans, Op::NoTrans, M, N, K, K, N, N}, 0, true, false});
+  }
+  // Dense row-major shapes just off the tuned tiles, which users meet: an odd size, a
+  // multiple of 8 but not of 128, a K four past a tile.
+  const int named[][3] = {{1000, 1000, 1000}, {3000, 3000, 3000}, {4096, 4096, 4100}};
+  for (const auto &s : named) {
+    const int M = s[0], N = s[1], K = s[2];
+    out.push_back(Problem{BlasCall{Layout::RowMajor, Op::NoTrans, Op::NoTrans, M, N, K, K, N, N}, 0, false, true});
   }
   return out;
 }

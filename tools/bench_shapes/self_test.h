@@ -103,7 +103,7 @@ inline void describe_problems(const std::vector<Problem> &problems) {
   int random = 0, padded = 0, offset = 0, aligned32 = 0, pairs_seen = 0;
   bool pair[2][2][2] = {};
   for (const Problem &p : problems) {
-    if (p.suite) continue;
+    if (p.suite || p.named) continue;
     const BlasCall &c = p.call;
     ++random;
     padded += c.lda != c.a().min_ld(c.layout) || c.ldb != c.b().min_ld(c.layout) || c.ldc != c.c().min_ld(c.layout);
@@ -115,7 +115,7 @@ inline void describe_problems(const std::vector<Problem> &problems) {
     for (auto &y : x)
       for (bool z : y) pairs_seen += z;
   std::printf("problems: %d random (%d of the 8 layout/op pairs, %d with padded leading dimensions, %d at an "
-              "offset, %d with M, N and K all multiples of 32), %zu suite\n",
+              "offset, %d with M, N and K all multiples of 32), %zu suite and named\n",
               random, pairs_seen, padded, offset, aligned32, problems.size() - random);
 }
 
