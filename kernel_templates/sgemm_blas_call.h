@@ -37,6 +37,7 @@ struct RowMajorGemm {
   float beta;
   float *C;
   int ldc;
+  bool trans_c = false;  // C stored transposed: element (i, j) at C[j * ldc + i] (edge_product)
 };
 
 // A column-major matrix is the row-major matrix of its transpose with the same leading
@@ -85,19 +86,31 @@ constexpr GemmCheck check_gemm(const RowMajorGemm &g) {
 
 inline bool aligned16(const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
-// Whether every row of A, B and C starts 16-byte aligned: what float4 accesses and 16-byte
+// Whether every row of A, B, C starts 16-byte aligned: what float4 accesses and 16-byte
 // copies need.
+inline bool a_rows_aligned16(const RowMajorGemm &g) { return g.lda % 4 == 0 && aligned16(g.A); }
+inline bool b_rows_aligned16(const RowMajorGemm &g) { return g.ldb % 4 == 0 && aligned16(g.B); }
+inline bool c_rows_aligned16(const RowMajorGemm &g) { return g.ldc % 4 == 0 && aligned16(g.C); }
 inline bool rows_aligned16(const RowMajorGemm &g) {
-  return g.lda % 4 == 0 && g.ldb % 4 == 0 && g.ldc % 4 == 0 && aligned16(g.A) && aligned16(g.B) && aligned16(g.C);
+  return a_rows_aligned16(g) && b_rows_aligned16(g) && c_rows_aligned16(g);
 }
 
-// Whether the fast kernel can read the operands as it is written to: neither transposed,
+// Whether the fast kernel can read the operands as it is written to: none transposed,
 // every row 16-byte aligned. The shape is the tile's business (shape_fits_tile).
-inline bool fast_kernel_layout(const RowMajorGemm &g) { return !g.trans_a && !g.trans_b && rows_aligned16(g); }
+inline bool fast_kernel_layout(const RowMajorGemm &g) {
+  return !g.trans_a && !g.trans_b && !g.trans_c && rows_aligned16(g);
+}
 
-// The edge kernel's `operands` for the product (kOperand* in sgemm_tile_rules.h).
+// The edge kernels' `operands` for the product (kOperand* in sgemm_tile_rules.h).
 inline int edge_operands(const RowMajorGemm &g) {
-  return (g.trans_a ? kOperandTransA : 0) | (g.trans_b ? kOperandTransB : 0) | (rows_aligned16(g) ? 0 : kOperandScalar);
+  return (g.trans_a ? kOperandTransA : 0) | (g.trans_b ? kOperandTransB : 0) | (g.trans_c ? kOperandTransC : 0) |
+         (rows_aligned16(g) ? 0 : kOperandScalar);
+}
+
+// Whether the edge kernel for plain operands can run the product: A and B untransposed with
+// aligned rows (C may be transposed or unaligned: its epilogue handles both).
+inline bool plain_edge_operands(const RowMajorGemm &g) {
+  return !g.trans_a && !g.trans_b && a_rows_aligned16(g) && b_rows_aligned16(g);
 }
 
 // The product as the edge kernel runs it, with its operand bits. Both operands transposed,
@@ -109,9 +122,45 @@ struct EdgeProduct {
 };
 
 inline EdgeProduct edge_product(const RowMajorGemm &g) {
-  if (!(g.trans_a && g.trans_b)) return EdgeProduct{g, edge_operands(g)};
-  const RowMajorGemm t{g.N, g.M, g.K, g.alpha, g.B, g.ldb, false, g.A, g.lda, false, g.beta, g.C, g.ldc};
-  return EdgeProduct{t, kOperandTransC | edge_operands(t)};
+  if (!(g.trans_a && g.trans_b) || g.trans_c) return EdgeProduct{g, edge_operands(g)};
+  const RowMajorGemm t{g.N, g.M, g.K, g.alpha, g.B, g.ldb, false, g.A, g.lda, false, g.beta, g.C, g.ldc, true};
+  return EdgeProduct{t, edge_operands(t)};
+}
+
+// Operands the edge kernel for plain operands cannot read as they lie (transposed, or rows
+// not 16-byte aligned) copied into a workspace as plain row-major matrices with aligned
+// rows: op(A) M x K with rows a_ld apart at the workspace's start, op(B) K x N with rows
+// b_ld apart at b_offset bytes. For a product as edge_product leaves it.
+struct PackPlan {
+  bool a, b;
+  int a_ld, b_ld;
+  long long b_offset, bytes;  // 0 bytes: nothing to pack
+};
+
+inline PackPlan pack_plan(const RowMajorGemm &g) {
+  PackPlan p{g.trans_a || !a_rows_aligned16(g), g.trans_b || !b_rows_aligned16(g), 0, 0, 0, 0};
+  p.a_ld = static_cast<int>(round_up_to(g.K, 4));
+  p.b_ld = static_cast<int>(round_up_to(g.N, 4));
+  const long long a_bytes = p.a ? round_up_to(4LL * g.M * p.a_ld, 256) : 0;
+  p.b_offset = a_bytes;
+  p.bytes = a_bytes + (p.b ? 4LL * g.K * p.b_ld : 0);
+  return p;
+}
+
+// The product reading its packed operands from `workspace` (laid out as `p` says).
+inline RowMajorGemm packed_product(const RowMajorGemm &g, const PackPlan &p, void *workspace) {
+  RowMajorGemm out = g;
+  if (p.a) {
+    out.A = static_cast<const float *>(workspace);
+    out.lda = p.a_ld;
+    out.trans_a = false;
+  }
+  if (p.b) {
+    out.B = reinterpret_cast<const float *>(static_cast<const char *>(workspace) + p.b_offset);
+    out.ldb = p.b_ld;
+    out.trans_b = false;
+  }
+  return out;
 }
 
 }  // namespace sgemm_tune_kernels

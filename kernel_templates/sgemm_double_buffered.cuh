@@ -25,7 +25,9 @@
 // and C lie: transposed or not (a transposed A is copied as it lies, with no transposing
 // store; a transposed B goes through registers and is stored across; C may be written
 // transposed), and whether every row is 16-byte aligned (else all accesses are 4 bytes
-// wide). The edges kernel reads only the scale-pass bit of it. Both always run data-parallel, even
+// wide). The edge kernel reads only C's bits of it (transposed, unaligned) and the scale
+// pass's: its A and B must be plain and aligned (sgemm_tuned_runtime.cuh packs them into a
+// workspace when they are not). Both always run data-parallel, even
 // for a STREAMK = 1 tile (the stream-K prepare pass and atomics stay exact-shape only), and
 // may split K over the grid's z dimension, after a scale pass (kOperandScalePass) that sets
 // C = beta C. Launched as tile_edges_launch_plan says:
@@ -307,9 +309,9 @@ enum : int {
 
 // The body of the three kernels. With kEdges (kPlainEdges, kAnyOperands): any shape,
 // remainders zero-filled, C guarded, always data-parallel, K split over the grid's z. Only
-// kAnyOperands reads `operands` for its layout: the layout's branches then cost every
-// layout registers (a whole tile's were tuned near 255), so plain operands, the common
-// case, have a kernel without them. Every kEdges branch is a compile-time one, so the fast
+// kAnyOperands reads `operands` for A's and B's layout: the layout's branches then cost
+// every layout registers (a whole tile's were tuned near 255), so plain operands, the
+// common case, have a kernel without them; kPlainEdges reads only C's bits. Every kEdges branch is a compile-time one, so the fast
 // kernel has none of the edge code.
 template <int kBody, SGEMM_TUNE_TILE_PARAMS>
 __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
@@ -345,10 +347,13 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 
   // The edge kernel's reading of its operands, decided per launch: uniform branches around
   // the copies of each stage, none inside the K steps' FFMAs.
+  // The edge kernel reads C's bits too (the epilogue's branches cost it no registers); its
+  // A and B are always plain and aligned, so the unaligned bit narrows only C's accesses.
   const bool transA = kAny && (operands & kOperandTransA);
   const bool transB = kAny && (operands & kOperandTransB);
-  const bool transC = kAny && (operands & kOperandTransC);
+  const bool transC = kEdges && (operands & kOperandTransC);
   const bool vec = !kAny || !(operands & kOperandScalar);
+  const bool vecC = !kEdges || !(operands & kOperandScalar);
   if (kEdges && (operands & kOperandScalePass)) {
     detail::scale_tile<BM, BN, NUM_THREADS>(M, N, beta, C, ldc, transC);
     return;
@@ -574,7 +579,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
               if (transC)
                 detail::store4_transposed(C, ldc, row, col, M, N, out, beta, readC, accumulate);
               else
-                detail::store4_guarded(C, ldc, row, col, M, N, out, beta, readC, vec, accumulate);
+                detail::store4_guarded(C, ldc, row, col, M, N, out, beta, readC, vecC, accumulate);
               continue;
             }
             if (kStreamK && accumulate) {

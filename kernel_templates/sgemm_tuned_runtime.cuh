@@ -152,8 +152,79 @@ cudaError_t launch_any(const RowMajorGemm &g, int splits, cudaStream_t stream) {
   return launch_edges_kernel(kernel, t, g, splits, stream);
 }
 
-// Whether a product needs the kernel of any operands, rather than the edge kernel.
-inline bool needs_any_kernel(const RowMajorGemm &g) { return sgemm_tune_kernels::edge_product(g).operands != 0; }
+// Whether a product needs the kernel of any operands (or packing), rather than the edge
+// kernel for plain operands.
+inline bool needs_any_kernel(const RowMajorGemm &g) {
+  return !sgemm_tune_kernels::plain_edge_operands(sgemm_tune_kernels::edge_product(g).g);
+}
+
+// rows x cols of op(src) (rows of src ld floats apart, read transposed where `trans`) into
+// dst, rows ldd floats apart: how operands the edge kernel cannot read are packed. Blocks of
+// 32 x 8 threads over 32 x 32 tiles; a transposed tile passes through shared memory so that
+// both the reads and the writes are along rows. A template only so that a header included
+// by several files of a program defines it once.
+template <int kTile = 32>
+__global__ void __launch_bounds__(kTile * 8)
+sgemm_pack(int rows, int cols, const float *__restrict__ src, int ld, int trans, float *__restrict__ dst, int ldd) {
+  __shared__ float tile[kTile][kTile + 1];
+  const int r0 = blockIdx.y * kTile, c0 = blockIdx.x * kTile;
+  if (!trans) {
+    for (int i = threadIdx.y; i < kTile; i += 8) {
+      const int r = r0 + i, c = c0 + threadIdx.x;
+      if (r < rows && c < cols) dst[static_cast<long long>(r) * ldd + c] = src[static_cast<long long>(r) * ld + c];
+    }
+    return;
+  }
+  // op(src)(r, c) = src(c, r): read src's rows c0 .. c0 + 31 along r, write dst's rows along c.
+  for (int i = threadIdx.y; i < kTile; i += 8) {
+    const int c = c0 + i, r = r0 + threadIdx.x;
+    if (c < cols && r < rows) tile[i][threadIdx.x] = src[static_cast<long long>(c) * ld + r];
+  }
+  __syncthreads();
+  for (int i = threadIdx.y; i < kTile; i += 8) {
+    const int r = r0 + i, c = c0 + threadIdx.x;
+    if (r < rows && c < cols) dst[static_cast<long long>(r) * ldd + c] = tile[threadIdx.x][i];
+  }
+}
+
+inline cudaError_t launch_pack(int rows, int cols, const float *src, int ld, bool trans, float *dst, int ldd,
+                               cudaStream_t stream) {
+  const dim3 grid(static_cast<unsigned>((cols + 31) / 32), static_cast<unsigned>((rows + 31) / 32));
+  sgemm_pack<<<grid, dim3(32, 8), 0, stream>>>(rows, cols, src, ld, trans ? 1 : 0, dst, ldd);
+  return cudaGetLastError();
+}
+
+// Whether a product can be packed: the stream-ordered allocator on this device, and packing
+// grids within CUDA's limit of 65,535 blocks in y.
+inline bool can_pack(const RowMajorGemm &g, int device) {
+  constexpr int kMaxDevices = 64;
+  static std::once_flag once[kMaxDevices];
+  static bool pools[kMaxDevices];
+  if (device < 0 || device >= kMaxDevices) return false;
+  std::call_once(once[device], [&] {
+    int v = 0;
+    pools[device] = cudaDeviceGetAttribute(&v, cudaDevAttrMemoryPoolsSupported, device) == cudaSuccess && v != 0;
+  });
+  return pools[device] && (g.M + 31) / 32 <= 65535 && (g.K + 31) / 32 <= 65535;
+}
+
+// Packs the operands of `product` that pack_plan names into a workspace from the stream's
+// pool, runs `launch` on the product reading them, and frees the workspace on the stream.
+template <typename Launch>
+cudaError_t run_packed(const RowMajorGemm &product, cudaStream_t stream, Launch launch) {
+  const RowMajorGemm g = sgemm_tune_kernels::edge_product(product).g;
+  const sgemm_tune_kernels::PackPlan p = sgemm_tune_kernels::pack_plan(g);
+  void *workspace = nullptr;
+  cudaError_t e = cudaMallocAsync(&workspace, static_cast<std::size_t>(p.bytes), stream);
+  if (e != cudaSuccess) return e;
+  const RowMajorGemm packed = sgemm_tune_kernels::packed_product(g, p, workspace);
+  if (p.a) e = launch_pack(g.M, g.K, g.A, g.lda, g.trans_a, const_cast<float *>(packed.A), packed.lda, stream);
+  if (e == cudaSuccess && p.b)
+    e = launch_pack(g.K, g.N, g.B, g.ldb, g.trans_b, const_cast<float *>(packed.B), packed.ldb, stream);
+  if (e == cudaSuccess) e = launch(packed);
+  const cudaError_t freed = cudaFreeAsync(workspace, stream);
+  return e != cudaSuccess ? e : freed;
+}
 
 // kDefaultTile, for a GPU that was never tuned: as one entry with the rate the seed kernel
 // measured at 4096^3 on the H200 (../FACTS of the project: 45.5 TFLOP/s), which only
@@ -267,6 +338,10 @@ enum class Path {
   tuned_any_cubin,     // a tuned entry's kernel of any operands (transposed, unaligned rows),
                        // machine code compiled by sgemm-tune
   tuned_any_source,    // the same compiled from source (launch_any)
+  tuned_packed_cubin,  // operands packed into a workspace (transposed, or rows not aligned),
+                       // then a tuned entry's edge kernel as machine code: when that is
+                       // predicted faster than the kernel of any operands
+  tuned_packed_source, // the same with the edge kernel compiled from source
   default_fast,        // kDefaultTile on the fast kernel (a GPU with no tunings, a shape it divides)
   default_edges,       // kDefaultTile on the edge kernel: no tunings for this GPU, or K = 0
 };
@@ -279,6 +354,8 @@ inline const char *path_name(Path p) {
     case Path::tuned_edges_source: return "tuned-edge-source";
     case Path::tuned_any_cubin: return "tuned-any-cubin";
     case Path::tuned_any_source: return "tuned-any-source";
+    case Path::tuned_packed_cubin: return "tuned-packed-cubin";
+    case Path::tuned_packed_source: return "tuned-packed-source";
     case Path::default_fast: return "default-fast";
     case Path::default_edges: return "default-edge";
   }
@@ -323,7 +400,13 @@ inline cudaError_t route(const GpuTable *gpus, int gpu_count, const RowMajorGemm
       out->kernel = &k;
       out->splits = s.splits;
       out->predicted_ps = s.predicted_ps;
-      if (s.edges && needs_any_kernel(product)) {
+      const sgemm_tune_kernels::PackPlan p = sgemm_tune_kernels::pack_plan(g);
+      const bool pack = s.edges && needs_any_kernel(product) && can_pack(g, out->device) &&
+                        sgemm_tune_kernels::pack_is_faster(s.predicted_ps, p.a ? g.M * g.K : 0, p.b ? g.K * g.N : 0);
+      if (pack) {
+        out->code = &table.edges_code[s.entry];
+        out->path = k.edges_cubin != nullptr ? Path::tuned_packed_cubin : Path::tuned_packed_source;
+      } else if (s.edges && needs_any_kernel(product)) {
         out->code = &table.any_code[s.entry];
         out->path = k.any_cubin != nullptr ? Path::tuned_any_cubin : Path::tuned_any_source;
       } else if (s.edges) {
@@ -380,6 +463,13 @@ inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, const RowMajorGemm
     case Path::tuned_edges_source: return r.kernel->edges_source(g, r.splits, stream);
     case Path::tuned_any_cubin: return launch_edges_cubin(*r.kernel, *r.code, r.device, g, r.splits, stream);
     case Path::tuned_any_source: return r.kernel->any_source(g, r.splits, stream);
+    case Path::tuned_packed_cubin:
+      return run_packed(g, stream, [&](const RowMajorGemm &packed) {
+        return launch_edges_cubin(*r.kernel, *r.code, r.device, packed, r.splits, stream);
+      });
+    case Path::tuned_packed_source:
+      return run_packed(g, stream,
+                        [&](const RowMajorGemm &packed) { return r.kernel->edges_source(packed, r.splits, stream); });
     case Path::default_fast: return launch_default(g, false, 1, stream);
     case Path::default_edges: break;
   }

@@ -54,6 +54,14 @@ constexpr double kBlockOverheadSlices = 1.0;
 constexpr double kSplitBytesPerPs = 2.0;
 // The fast kernel has no guards: at the same predicted time it wins.
 constexpr double kFastKernelAdvantage = 0.97;
+// The kernel of any operands against the edge kernel at the same tile: measured / predicted
+// time 1.90 against 1.25 in geometric mean over the shapes benchmark
+// (bench/results/2026-12-01-h200-shapes-workload, run3).
+constexpr double kAnyKernelSlowdown = 1.5;
+// Packing operands: a copy kernel per operand, at this many bytes per picosecond (read and
+// written), and the workspace's allocation from the stream-ordered pool.
+constexpr double kPackBytesPerPs = 2.0;
+constexpr double kWorkspacePs = 2.0e6;
 // The splits tried: few enough that a call's selection stays cheap.
 constexpr int kSplitChoices[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
 
@@ -100,6 +108,22 @@ inline double predict_time(const TunedShape &e, long long M, long long N, long l
     time += detail::kLaunchPs +
             4.0 * static_cast<double>(M) * static_cast<double>(N) * (splits + 2) / detail::kSplitBytesPerPs;
   return edges ? time : time * detail::kFastKernelAdvantage;
+}
+
+// The predicted cost, in picoseconds, of packing `a_floats` and `b_floats` floats (0: that
+// operand is not packed) into a workspace before the edge kernel: the allocation, and per
+// operand a launch and the bytes read and written.
+inline double predict_pack_time(long long a_floats, long long b_floats) {
+  const auto copy = [](long long floats) {
+    return floats > 0 ? detail::kLaunchPs + 8.0 * static_cast<double>(floats) / detail::kPackBytesPerPs : 0.0;
+  };
+  return detail::kWorkspacePs + copy(a_floats) + copy(b_floats);
+}
+
+// Whether packing then the edge kernel is predicted faster than the kernel of any operands,
+// for a product whose edge kernel is predicted to take `edges_ps`.
+inline bool pack_is_faster(double edges_ps, long long a_floats, long long b_floats) {
+  return edges_ps + predict_pack_time(a_floats, b_floats) < edges_ps * detail::kAnyKernelSlowdown;
 }
 
 // The rule above. `fast_operands`: the fast kernel can read the operands

@@ -227,5 +227,44 @@ TEST(BlasCall, ATransposedProductOfTransposesRunsAsThePlainOne) {
   EXPECT_EQ(one.g.M, 3);
 }
 
+// Packing copies exactly the operands the edge kernel cannot read as they lie, as plain
+// row-major matrices whose rows start 16-byte aligned, the second one 256-byte aligned.
+TEST(BlasCall, PackingCopiesOnlyWhatTheEdgeKernelCannotRead) {
+  alignas(256) static float buffer[4096];
+  const float *A = buffer, *B = buffer + 1024;
+  float *C = buffer + 2048;
+  const auto plan = [&](Op a, Op b, int lda, int ldb, int offset) {
+    return pack_plan(edge_product(to_row_major(Layout::RowMajor, a, b, 5, 7, 9, 1.0f, A + offset, lda, B, ldb, 0.0f,
+                                               C, 8)).g);
+  };
+  const PackPlan none = plan(Op::NoTrans, Op::NoTrans, 12, 8, 0);
+  EXPECT_FALSE(none.a || none.b);
+  EXPECT_TRUE(plain_edge_operands(to_row_major(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 5, 7, 9, 1.0f, A, 12, B, 8,
+                                               0.0f, C + 1, 9)))
+      << "C may be unaligned: the edge kernel's epilogue narrows its own accesses";
+  const PackPlan a = plan(Op::Trans, Op::NoTrans, 8, 8, 0);
+  EXPECT_TRUE(a.a);
+  EXPECT_FALSE(a.b);
+  EXPECT_EQ(a.a_ld, 12);  // K = 9 rounded up to 4
+  EXPECT_EQ(a.bytes, 256);  // 5 x 12 floats, rounded up to 256 bytes
+  const PackPlan both = plan(Op::NoTrans, Op::Trans, 12, 12, 1);  // A one float in, B transposed
+  EXPECT_TRUE(both.a && both.b);
+  EXPECT_EQ(both.b_ld, 8);  // N = 7 rounded up to 4
+  EXPECT_EQ(both.b_offset % 256, 0);
+  EXPECT_EQ(both.bytes, both.b_offset + 9 * 8 * 4);
+  // The packed product reads the workspace, untransposed, and keeps C as it was.
+  alignas(256) static float workspace[1024];
+  const RowMajorGemm g =
+      edge_product(to_row_major(Layout::RowMajor, Op::NoTrans, Op::Trans, 5, 7, 9, 1.0f, A + 1, 12, B, 12, 0.0f, C, 8))
+          .g;
+  const RowMajorGemm p = packed_product(g, both, workspace);
+  EXPECT_EQ(p.A, workspace);
+  EXPECT_EQ(p.lda, 12);
+  EXPECT_EQ(reinterpret_cast<const char *>(p.B) - reinterpret_cast<const char *>(workspace), both.b_offset);
+  EXPECT_FALSE(p.trans_a || p.trans_b);
+  EXPECT_TRUE(plain_edge_operands(p));
+  EXPECT_EQ(p.C, C);
+}
+
 }  // namespace
 }  // namespace sgemm_tune_kernels

@@ -129,6 +129,19 @@ TEST(SelectKernel, PredictionCountsPaddingWavesAndSplits) {
   EXPECT_EQ(select_kernel(entries, 0, 1024, 1024, 1024, true, 32).kind, SelectKind::none);
 }
 
+// Packing pays where the product is large against its operands (it is read K times over),
+// not where the copies' launches would dominate.
+TEST(SelectKernel, PackingIsChosenWhereItPays) {
+  using sgemm_tune_kernels::pack_is_faster;
+  const double large = 1.0e9;  // a millisecond of edge kernel
+  EXPECT_TRUE(pack_is_faster(large, 4096LL * 4096, 4096LL * 4096));
+  const double tiny = 8.0e6;  // 8 microseconds
+  EXPECT_FALSE(pack_is_faster(tiny, 256LL * 256, 0));
+  // More to copy costs more.
+  EXPECT_LT(sgemm_tune_kernels::predict_pack_time(1000, 0), sgemm_tune_kernels::predict_pack_time(1000, 1000));
+  EXPECT_LT(sgemm_tune_kernels::predict_pack_time(1000, 0), sgemm_tune_kernels::predict_pack_time(1000000, 0));
+}
+
 TEST(SelectKernel, SplitRangesCoverEveryKSliceOnce) {
   const SgemmTile t = kSeedTile;  // BK = 16
   for (int K : {1, 15, 16, 17, 1000, 4096, 7746})
