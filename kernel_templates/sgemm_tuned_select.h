@@ -54,6 +54,12 @@ constexpr double kBlockOverheadSlices = 1.0;
 constexpr double kSplitBytesPerPs = 2.0;
 // The fast kernel has no guards: at the same predicted time it wins.
 constexpr double kFastKernelAdvantage = 0.97;
+// A configuration measured with most SMs idle (few tiles at a small shape) is credited at
+// most this factor for its idle SMs: its blocks ran alone on their SMs, and a full wave
+// holds several per SM, which share the SM's issue slots. Without the cap, a small tile
+// tuned at 256^3 was predicted to run 1000^3 at 0.047 ms and took 0.112 ms
+// (bench/results/2026-12-01-h200-shapes-workload, run4).
+constexpr double kMaxIdleCredit = 2.0;
 // The kernel of any operands against the edge kernel at the same tile: measured / predicted
 // time 1.90 against 1.25 in geometric mean over the shapes benchmark
 // (bench/results/2026-12-01-h200-shapes-workload, run3).
@@ -78,13 +84,19 @@ inline long long tiles_over(long long M, long long N, const SgemmTile &t) {
 
 // The rate, in flop per picosecond (TFLOP/s), at which entry e's tile computes on a full
 // wave: its measured rate with the launch taken out (at most half the time: a measurement
-// is never all overhead) and, for a data-parallel tile, its own tail wave given back.
+// is never all overhead) and, for a data-parallel tile, its own tail wave given back (a
+// shape of fewer tiles than SMs: its idle SMs, at most kMaxIdleCredit times).
 inline double full_wave_rate(const TunedShape &e, int sms) {
   const double flops = 2.0 * static_cast<double>(e.M) * static_cast<double>(e.N) * static_cast<double>(e.K);
   const double measured = flops / e.tflops;
   const double compute = measured - kLaunchPs > 0.5 * measured ? measured - kLaunchPs : 0.5 * measured;
-  const double efficiency = e.tile.STREAMK ? 1.0 : wave_efficiency(tiles_over(e.M, e.N, e.tile), sms);
-  return flops / (compute * efficiency);
+  if (e.tile.STREAMK) return flops / compute;  // stream-K spread its K over every SM already
+  const long long tiles = tiles_over(e.M, e.N, e.tile);
+  const double busy = static_cast<double>(tiles) / (sms < 1 ? 1 : sms);
+  const double credit = busy >= 1.0                   ? 1.0 / wave_efficiency(tiles, sms)
+                        : busy > 1.0 / kMaxIdleCredit ? 1.0 / busy
+                                                      : kMaxIdleCredit;
+  return flops / compute * credit;
 }
 
 }  // namespace detail

@@ -142,6 +142,18 @@ TEST(SelectKernel, PackingIsChosenWhereItPays) {
   EXPECT_LT(sgemm_tune_kernels::predict_pack_time(1000, 0), sgemm_tune_kernels::predict_pack_time(1000000, 0));
 }
 
+// An entry tuned at a shape that left most SMs idle is credited at most twice its rate
+// (launch taken out) for them: 256^3 in 64 x 64 tiles is 16 blocks on 132 SMs.
+TEST(SelectKernel, AnEntryTunedWithMostSmsIdleIsCreditedAtMostTwice) {
+  const SgemmTile small{64, 64, 16, 32, 32, 1, 4, 4, 2, 0, 0};
+  const sgemm_tune_kernels::TunedShape entry{256, 256, 256, small, 100.0, 3.0};
+  const double flops = 2.0 * 256 * 256 * 256;
+  const double rate = flops / (flops / 3.0 - 4.0e6);  // TFLOP/s without the launch
+  const double big = 2.0 * 4096.0 * 4096.0 * 4096.0;
+  EXPECT_GT(sgemm_tune_kernels::predict_time(entry, 4096, 4096, 4096, 132, true, 1), big / (2.0 * rate));
+  EXPECT_LT(sgemm_tune_kernels::predict_time(entry, 4096, 4096, 4096, 132, true, 1), big / (1.5 * rate));
+}
+
 TEST(SelectKernel, SplitRangesCoverEveryKSliceOnce) {
   const SgemmTile t = kSeedTile;  // BK = 16
   for (int K : {1, 15, 16, 17, 1000, 4096, 7746})
