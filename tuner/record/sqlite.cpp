@@ -25,6 +25,22 @@ Database Database::open(const std::string &path, bool create) {
   return out;
 }
 
+Database Database::open_read_only(const std::string &path) {
+  sqlite3 *db = nullptr;
+  const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    const std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    sqlite3_close(db);
+    throw SqliteError("cannot open database " + path + ": " + msg, rc);
+  }
+  sqlite3_extended_result_codes(db, 1);
+  Database out(db, path);
+  sqlite3_busy_timeout(db, 30000);
+  // The first read of the file: a file that is not a database fails here.
+  out.exec("PRAGMA schema_version");
+  return out;
+}
+
 Database::~Database() {
   if (db_) sqlite3_close(db_);
 }
