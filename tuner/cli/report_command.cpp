@@ -8,7 +8,7 @@
 #include "tuner/cli/common_options.h"
 #include "tuner/query/environment.h"
 #include "tuner/report/html_page.h"
-#include "tuner/report/output_file.h"
+#include "tuner/emit/header.h"
 #include "tuner/report/report_data.h"
 #include "tuner/report/report_database.h"
 

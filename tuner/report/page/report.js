@@ -220,7 +220,7 @@
     const kinds = ['all', 'dropped', 'pruned', 'failed', 'kept', 'info'];
     draw('chart-funnel', {
       data: {values: values}, width: 700, height: {step: 22},
-      encoding: {y: {field: 'step', type: 'nominal', sort: {field: 'i'}, title: null},
+      encoding: {y: {field: 'step', type: 'nominal', sort: values.map(function (v) { return v.step; }), title: null},
                  x: {field: 'count', type: 'quantitative', title: 'candidates'}},
       layer: [
         {mark: {type: 'bar', height: {band: 0.75}}, encoding: {
@@ -243,7 +243,8 @@
         data: {values: values}, width: 760, height: 220,
         mark: {type: 'line', point: {filled: true, size: 50}, interpolate: 'step-after'},
         encoding: {x: {field: 'run', type: 'ordinal', sort: order, title: 'run, oldest first', axis: {labelAngle: 0}},
-                   y: {field: 'percent', type: 'quantitative', scale: {zero: false}, title: 'best % of cuBLAS'},
+                   y: {field: 'percent', type: 'quantitative', scale: {zero: false}, title: 'best % of cuBLAS',
+                       axis: {format: '.1f'}},
                    color: {field: 'series', type: 'nominal', title: null},
                    detail: {field: 'fingerprint'},
                    tooltip: [{field: 'series', title: 'GPU and shape'}, {field: 'run'}, {field: 'started_at', title: 'started'},
