@@ -16,6 +16,11 @@ if [ ! -d "$here/node_modules/playwright-core" ]; then
   echo "SKIPPED: no $here/node_modules (run: npm ci --prefix tests/browser)"
   exit 77
 fi
+chromium=${CHROMIUM:-/usr/bin/chromium}
+if [ ! -x "$chromium" ]; then
+  echo "SKIPPED: no Chromium at $chromium (apt-get install chromium, or set CHROMIUM)"
+  exit 77
+fi
 mkdir -p "$out"
 db=$out/$name.db
 rm -f "$db" "$db-wal" "$db-shm" "$out/$name.html" "$out/$name.png"

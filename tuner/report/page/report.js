@@ -240,7 +240,7 @@
       });
       const order = Array.from(new Set(values.map(function (v) { return v.run; })));
       draw('chart-history', {
-        data: {values: values}, width: 760, height: 220,
+        data: {values: values}, width: 760, height: 180,
         mark: {type: 'line', point: {filled: true, size: 50}, interpolate: 'step-after'},
         encoding: {x: {field: 'run', type: 'ordinal', sort: order, title: 'run, oldest first', axis: {labelAngle: 0}},
                    y: {field: 'percent', type: 'quantitative', scale: {zero: false}, title: 'best % of cuBLAS',
