@@ -1,5 +1,3 @@
-#include <cmath>
-
 #include "tuner/report/report_queries.h"
 
 namespace sgemm_tune {
@@ -27,8 +25,8 @@ nlohmann::json best_history(Database &db, const ReportScope &scope) {
     j["shape"] = shape.to_string();
     j["fingerprint"] = st.column_text("fingerprint");
     j["template_hash"] = st.column_text("template_hash");
-    j["percent"] = std::round(100.0 * st.column_double("cublas_ms") / time_ms * 100) / 100;
-    j["tflops"] = std::round(st.column_double("tflops") * 100) / 100;
+    j["percent"] = rounded(100.0 * st.column_double("cublas_ms") / time_ms, 1e-2);
+    j["tflops"] = rounded(st.column_double("tflops"), 1e-2);
     out.push_back(std::move(j));
   }
   return out;

@@ -1,5 +1,3 @@
-#include <cmath>
-
 #include "tuner/report/report_queries.h"
 #include "tuner/space/tile_json.h"
 
@@ -9,13 +7,6 @@ bool ReportScope::covers(const std::string &gpu_name, const Shape &s) const {
   if (!gpu.empty() && gpu_name != gpu) return false;
   return !shape || (shape->M == s.M && shape->N == s.N && shape->K == s.K);
 }
-
-namespace {
-
-// Figures the page shows rounded: fewer digits, and the same text for the same database.
-double rounded(double value, double unit) { return std::round(value / unit) * unit; }
-
-}  // namespace
 
 nlohmann::json best_summaries(const std::vector<BestEntry> &entries) {
   nlohmann::json out = nlohmann::json::array();

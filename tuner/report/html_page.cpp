@@ -42,12 +42,14 @@ std::string comment_safe(const std::string &text) {
   return out;
 }
 
-std::string html_text(std::string_view text) {
+// `text` with '<', '>' and '&' written as `lt`, `gt` and `amp`.
+std::string escape_markup(std::string_view text, const char *lt, const char *gt, const char *amp) {
   std::string out;
+  out.reserve(text.size());
   for (char c : text) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
+    if (c == '<') out += lt;
+    else if (c == '>') out += gt;
+    else if (c == '&') out += amp;
     else out += c;
   }
   return out;
@@ -81,16 +83,8 @@ std::string fill(const std::string &page, const std::vector<std::pair<std::strin
 }  // namespace
 
 std::string json_for_script(const nlohmann::json &data) {
-  const std::string text = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    if (c == '<') out += "\\u003c";
-    else if (c == '>') out += "\\u003e";
-    else if (c == '&') out += "\\u0026";
-    else out += c;
-  }
-  return out;
+  return escape_markup(data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), "\\u003c", "\\u003e",
+                       "\\u0026");
 }
 
 std::string report_page(const nlohmann::json &data) {
@@ -102,7 +96,7 @@ std::string report_page(const nlohmann::json &data) {
                              ". Do not edit: write it again with sgemm-tune report.";
   std::string licenses;
   for (const char *name : {"LICENSE.vega", "LICENSE.vega-lite", "LICENSE.vega-embed"})
-    licenses += std::string(name + 8) + ":\n" + html_text(asset(name)) + "\n";
+    licenses += std::string(name + 8) + ":\n" + escape_markup(asset(name), "&lt;", "&gt;", "&amp;") + "\n";
   std::string scripts;
   for (const char *name : {"vega.min.js", "vega-lite.min.js", "vega-embed.min.js", "report.js"})
     scripts += "<script>\n" + script_text(name) + "</script>\n";

@@ -3,6 +3,7 @@
 // Text from the database is carried as data, never as markup: the page shows it as text.
 #pragma once
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,13 @@
 #include "tuner/space/shape.h"
 
 namespace sgemm_tune {
+
+// Figures go into the page rounded to `unit`: fewer digits to carry, and the same text for
+// the same database. Divided by a whole number, so that 103.85 is written "103.85".
+inline double rounded(double value, double unit) {
+  const double scale = std::round(1 / unit);
+  return std::round(value * scale) / scale;
+}
 
 // What a report covers: every GPU and shape, or one of each.
 struct ReportScope {

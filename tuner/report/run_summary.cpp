@@ -1,4 +1,3 @@
-#include <cmath>
 #include <ctime>
 #include <map>
 #include <optional>
@@ -79,8 +78,6 @@ bool run_in_scope(Database &db, const ReportScope &scope, const std::string &gpu
   st.bind(":m", scope.shape->M).bind(":n", scope.shape->N).bind(":k", scope.shape->K);
   return st.step();
 }
-
-double rounded(double value, double unit) { return std::round(value / unit) * unit; }
 
 }  // namespace
 

@@ -1,4 +1,3 @@
-#include <cmath>
 #include <set>
 
 #include "sgemm_tuned_select.h"
@@ -6,12 +5,6 @@
 #include "tuner/report/report_queries.h"
 
 namespace sgemm_tune {
-namespace {
-
-double rounded(double value, double unit) { return std::round(value / unit) * unit; }
-
-}  // namespace
-
 nlohmann::json timed_candidates(Database &db, const std::vector<BestEntry> &entries) {
   Statement st = db.prepare("SELECT " + tile_column_list("x.") + R"(, x.registers, x.blocks_per_sm, x.time_ms,
            x.tflops, x.cublas_ms, x.repeats, MAX(COALESCE(x.error_beta0, 0), COALESCE(x.error_beta, 0)) AS error,
