@@ -70,6 +70,14 @@ try {
   if (!sorted(up, 1) || up[0] === up[up.length - 1]) fail('clicking TFLOP/s did not sort the table ascending');
   if (!sorted(down, -1)) fail('clicking TFLOP/s again did not sort the table descending');
 
+  // Every run's funnel draws when picked.
+  const runs = await page.$$eval('#pick-run option', (os) => os.map((o) => o.value));
+  for (const run of runs) {
+    await page.selectOption('#pick-run', run);
+    const drawn = await page.waitForSelector('#chart-funnel[data-rendered="chart"] svg', {timeout: 10000}).catch(() => null);
+    if (!drawn) fail(`the funnel of run ${run} was not drawn`);
+  }
+
   if (hostile) {
     if (await page.evaluate(() => window.__pwned !== undefined)) fail('text from the database ran as script');
     if (await page.evaluate(() => document.querySelectorAll('img').length) > 0) fail('text from the database made an <img>');
@@ -94,7 +102,7 @@ try {
   }
   await page.screenshot({path: screenshotPath, fullPage: true});
   console.log(`${charts.length} charts: ` + charts.map((c) => `${c.id} ${c.marks} marks`).join(', '));
-  console.log(`table: ${rows} rows, sorts both ways; screenshot: ${screenshotPath}`);
+  console.log(`table: ${rows} rows, sorts both ways; funnels of ${runs.length} runs drawn; screenshot: ${screenshotPath}`);
 } finally {
   await context.close();
   fs.rmSync(profile, {recursive: true, force: true});

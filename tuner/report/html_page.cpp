@@ -25,8 +25,10 @@ const std::string &asset(std::string_view name) {
 std::string script_text(std::string_view name) {
   std::string text = asset(name);
   if (const auto map = text.rfind("\n//# sourceMappingURL="); map != std::string::npos) text.resize(map + 1);
-  for (const char *bad : {"</script", "</SCRIPT", "<!--"})
-    if (text.find(bad) != std::string::npos)
+  std::string lower = text;
+  for (char &c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char *bad : {"</script", "<!--"})
+    if (lower.find(bad) != std::string::npos)
       throw std::logic_error("report asset " + std::string(name) + " holds " + bad + ": it cannot be inlined");
   return text;
 }
