@@ -29,6 +29,9 @@ class Database {
   // Opens (creating if needed) with WAL journaling and a busy timeout, so that several
   // tuners can share one file. Throws SqliteError.
   static Database open(const std::string &path, bool create = true);
+  // Opens an existing file for reading only, changing nothing in it (not even the journal
+  // mode): for looking at a file before deciding whether it is ours. Throws SqliteError.
+  static Database open_read_only(const std::string &path);
   ~Database();
   Database(Database &&o) noexcept;
   Database &operator=(Database &&o) noexcept;
