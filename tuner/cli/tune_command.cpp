@@ -33,6 +33,7 @@ struct TuneArgs {
   std::string strategy;
   std::optional<std::size_t> budget;
   std::optional<std::uint64_t> seed;
+  std::string shard;
   bool in_process = false;
 };
 
@@ -66,6 +67,10 @@ void add_options(CLI::App &app, TuneArgs &a) {
                  "Candidates to time, for random, genetic and model (0: every survivor); failed and pruned ones cost none")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30));
   app.add_option("--seed", a.seed, "Seed of random, genetic and model: the same seed, the same proposals");
+  app.add_option("--shard", a.shard,
+                 "Search only part I of N of the candidates (each with all its shapes), e.g. for a Slurm job array;\n"
+                 "merge the shards' databases with sgemm-tune import")
+      ->type_name("I/N");
   app.add_flag("--in-process", a.in_process,
                "Run candidates in this process (faster to start; a faulting candidate then ends the run)");
   app.add_flag("--stale", a.stale,
@@ -95,6 +100,7 @@ int run(const TuneArgs &a, const std::string &command_line) {
     o.space.strategy.kind = *strategy_kind(a.strategy);
   }
   if (a.budget) o.space.strategy.budget = *a.budget;
+  if (!a.shard.empty()) o.shard = parse_shard(a.shard);
   if (a.seed) o.space.strategy.seed = *a.seed;
   if (!a.shapes.empty()) {
     o.shapes.clear();

@@ -72,7 +72,11 @@ class TuningRun {
     compile_options_.extra = o_.extra_compile_options;
     init_report();
 
-    const Enumeration en = enumerate_candidates(o_.space);
+    Enumeration en = enumerate_candidates(o_.space);
+    if (o_.shard.count > 1)
+      en.candidates.erase(std::remove_if(en.candidates.begin(), en.candidates.end(),
+                                         [&](const SgemmTile &t) { return !in_shard(t, o_.shard); }),
+                          en.candidates.end());
     tally_.enumerated(en);
     std::vector<ResultRow> rows;
     const std::vector<SgemmTile> survivors = judge(en.candidates, rows);

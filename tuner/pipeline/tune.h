@@ -17,6 +17,7 @@
 #include "tuner/compile/kernel_source.h"
 #include "tuner/gpu/device_info.h"
 #include "tuner/space/search_space.h"
+#include "tuner/space/shard.h"
 #include "tuner/time/bench_session.h"
 
 namespace sgemm_tune {
@@ -35,6 +36,8 @@ struct TuneOptions {
   // sgemm-tune itself, started as a measurement worker so that a faulting or hanging
   // candidate cannot end the run. Empty: candidates run in this process.
   std::string worker_binary;
+  // Only this shard's candidates (tuner/space/shard.h); one shard of one: all of them.
+  Shard shard;
 };
 
 struct SurvivorInfo {
