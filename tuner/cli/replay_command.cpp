@@ -79,6 +79,7 @@ Command add_replay_command(CLI::App &root) {
 Command add_replay_data_command(CLI::App &root) {
   struct Args {
     std::string from, space, out, description;
+    std::vector<std::string> shapes;
     std::optional<std::int64_t> run;
     bool partial = false;
   };
@@ -89,6 +90,8 @@ Command add_replay_data_command(CLI::App &root) {
       "time at each shape");
   sub->add_option("--from", args->from, "Database or export holding the run")->required();
   sub->add_option("--space", args->space, "The search space file the run searched")->required();
+  sub->add_option("--shape", args->shapes, "Take only this shape of the run's (repeatable; default: the space's)")
+      ->type_name("MxNxK");
   sub->add_option("--run", args->run, "The run's id in the database (default: the newest run)");
   sub->add_option("--description", args->description, "What the recording is, in one line");
   sub->add_option("--out", args->out, "File to write")->required();
@@ -96,8 +99,13 @@ Command add_replay_data_command(CLI::App &root) {
                 "Accept a run that was not exhaustive: leave out what its search did not take up (a trial only)");
   return Command{sub, [args](const std::string &) {
                    Database db = load_tunings_into_memory(args->from);
+                   nlohmann::json space = space_object(args->space);
+                   if (!args->shapes.empty()) {
+                     for (const std::string &s : args->shapes) parse_shape(s);  // checked before use
+                     space["shapes"] = args->shapes;
+                   }
                    const ReplayData data = replay_data_from_database(
-                       db, RecordingSelection{space_object(args->space), args->run, args->description, args->partial});
+                       db, RecordingSelection{space, args->run, args->description, args->partial});
                    const std::string text = replay_data_to_text(data);
                    parse_replay_data(nlohmann::json::parse(text), args->out);  // what is written reads back
                    write_file_atomically(args->out, text);
