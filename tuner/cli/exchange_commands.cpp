@@ -38,23 +38,6 @@ Command add_export_command(CLI::App &root) {
                  }};
 }
 
-namespace {
-
-nlohmann::json read_export(const std::string &file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw UserError(file + ": cannot open: " + std::strerror(errno));
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error &e) {
-    throw UserError(file + ": malformed JSON at byte " + std::to_string(e.byte));
-  } catch (const nlohmann::json::exception &e) {
-    // A number too large for a double (1e999), found by fuzzing.
-    throw UserError(file + ": unreadable JSON: " + e.what());
-  }
-}
-
-}  // namespace
-
 Command add_import_command(CLI::App &root) {
   struct Args {
     DatabaseOption db;
@@ -74,7 +57,7 @@ Command add_import_command(CLI::App &root) {
                    const CodeRebuilder rebuilder(args->env.kernel(), args->env.compile_options);
                    const ImportSummary s = is_sqlite_file(args->file)
                                                ? import_database_file(store.database(), args->file, &rebuilder)
-                                               : import_database(store.database(), read_export(args->file),
+                                               : import_database(store.database(), read_json_file(args->file),
                                                                  args->file, &rebuilder);
                    std::cerr << "imported into " << args->db.path << ": " << s.runs_added << " run(s) added, "
                              << s.runs_already_present << " already present, " << s.results_added << " result(s), "

@@ -105,7 +105,7 @@ struct TuneReport {
   std::vector<SurvivorInfo> survivors;  // in enumeration order
   std::vector<ShapeReport> shapes;
   std::vector<std::pair<std::string, SgemmTile>> references;
-  std::string strategy;  // "exhaustive" or "staged"
+  std::string strategy;  // as --strategy spells it
   std::vector<SgemmTile> finalists;  // staged: the structures taken to the second stage
   double wall_seconds = 0;
   double compile_wall_seconds = 0;  // first compile started to last finished

@@ -9,6 +9,18 @@
 
 namespace sgemm_tune {
 
+nlohmann::json read_json_file(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError(path + ": cannot open: " + std::strerror(errno));
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error &e) {
+    throw UserError(path + ": malformed JSON at byte " + std::to_string(e.byte));
+  } catch (const nlohmann::json::exception &e) {
+    throw UserError(path + ": unreadable JSON: " + e.what());
+  }
+}
+
 bool is_sqlite_file(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   char header[16] = {};
@@ -30,16 +42,7 @@ Database copy_database_into_memory(const std::string &path) {
 
 Database load_tunings_into_memory(const std::string &path) {
   if (is_sqlite_file(path)) return copy_database_into_memory(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(path + ": cannot open: " + std::strerror(errno));
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error &e) {
-    throw UserError(path + ": neither an SQLite database nor JSON (malformed at byte " + std::to_string(e.byte) + ")");
-  } catch (const nlohmann::json::exception &e) {
-    throw UserError(path + ": unreadable JSON: " + e.what());
-  }
+  const nlohmann::json doc = read_json_file(path);
   Database db = Database::open(":memory:");
   migrate(db);
   import_database(db, doc, path, nullptr);

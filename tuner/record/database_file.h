@@ -11,6 +11,10 @@
 
 namespace sgemm_tune {
 
+// A JSON file from elsewhere, parsed; UserError naming the file for one that cannot be
+// opened or is not JSON (a number too large for a double, 1e999, included).
+nlohmann::json read_json_file(const std::string &path);
+
 // The file starts with SQLite's header ("SQLite format 3\0").
 bool is_sqlite_file(const std::string &path);
 

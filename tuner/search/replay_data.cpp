@@ -1,14 +1,12 @@
 #include "tuner/search/replay_data.h"
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <set>
 #include <sstream>
 
 #include "tuner/common/errors.h"
 #include "tuner/common/text.h"
+#include "tuner/record/database_file.h"
 #include "tuner/record/row_checks.h"
 
 namespace sgemm_tune {
@@ -150,19 +148,7 @@ ReplayData parse_replay_data(const json &doc, const std::string &source) {
   return data;
 }
 
-ReplayData load_replay_data(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(path + ": cannot open: " + std::strerror(errno));
-  json doc;
-  try {
-    doc = json::parse(in);
-  } catch (const json::parse_error &e) {
-    throw UserError(path + ": malformed JSON at byte " + std::to_string(e.byte));
-  } catch (const json::exception &e) {
-    throw UserError(path + ": unreadable JSON: " + e.what());
-  }
-  return parse_replay_data(doc, path);
-}
+ReplayData load_replay_data(const std::string &path) { return parse_replay_data(read_json_file(path), path); }
 
 std::string replay_data_to_text(const ReplayData &data) {
   json shapes = json::array();
