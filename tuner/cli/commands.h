@@ -22,5 +22,7 @@ Command add_emit_command(CLI::App &root);
 Command add_export_command(CLI::App &root);
 Command add_import_command(CLI::App &root);
 Command add_report_command(CLI::App &root);
+Command add_replay_command(CLI::App &root);
+Command add_replay_data_command(CLI::App &root);
 
 }  // namespace sgemm_tune::cli

@@ -40,6 +40,24 @@ Database Database::open_read_only(const std::string &path) {
   return out;
 }
 
+Database Database::open_untrusted(const std::string &path) {
+  sqlite3 *db = open_connection(path, SQLITE_OPEN_READONLY);
+  Database out(db, path);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+  // The first read of the file: a file that is not a database fails here.
+  out.exec("SELECT count(*) FROM sqlite_schema");
+  return out;
+}
+
+void Database::copy_into(Database &to) {
+  sqlite3_backup *backup = sqlite3_backup_init(to.db_, "main", db_, "main");
+  if (!backup) to.fail("copying " + path_, "", sqlite3_extended_errcode(to.db_));
+  const int rc = sqlite3_backup_step(backup, -1);
+  sqlite3_backup_finish(backup);
+  if (rc != SQLITE_DONE) fail("copying into " + to.path_, "", rc);
+}
+
 Database::~Database() {
   if (db_) sqlite3_close(db_);
 }
