@@ -164,3 +164,26 @@ TEST(Enumerate, CoversEveryCombinationOnce) {
 
 }  // namespace
 }  // namespace sgemm_tune
+
+namespace sgemm_tune {
+namespace {
+
+TEST(SearchSpace, ReadsABudgetedStrategy) {
+  const SearchSpace s = parse_search_space(
+      R"({"parameters": {"BM": [128], "BN": [64], "BK": [16], "WM": [64], "WN": [32], "WNITER": [2], "TM": [4],
+          "TN": [4], "STAGES": [2]}, "strategy": {"kind": "model", "budget": 300, "seed": 42}})");
+  EXPECT_EQ(s.strategy.kind, StrategySettings::Kind::model);
+  EXPECT_EQ(s.strategy.budget, 300u);
+  EXPECT_EQ(s.strategy.seed, 42u);
+  for (const char *bad : {R"("budget": -1)", R"("seed": 1.5)", R"("kind": "annealing")", R"("budget": "all")"}) {
+    const std::string text = std::string(R"({"parameters": {"BM": [128], "BN": [64], "BK": [16], "WM": [64], "WN": [32],
+        "WNITER": [2], "TM": [4], "TN": [4], "STAGES": [2]}, "strategy": {)") + bad + "}}";
+    EXPECT_THROW(parse_search_space(text, "space.json"), UserError) << bad;
+  }
+  for (const char *name : {"exhaustive", "staged", "random", "genetic", "model"})
+    EXPECT_EQ(strategy_name(*strategy_kind(name)), name);
+  EXPECT_FALSE(strategy_kind("annealing"));
+}
+
+}  // namespace
+}  // namespace sgemm_tune

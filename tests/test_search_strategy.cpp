@@ -48,7 +48,7 @@ void expect_only_survivors(const std::vector<SgemmTile> &proposed, const std::ve
 TEST(ExhaustiveSearch, ProposesEverySurvivorOnceInEnumerationOrder) {
   ExhaustiveSearch search;
   search.start(survivors());
-  const SearchBatch batch = search.next(SearchHistory{2, {}});
+  const SearchBatch batch = search.next(SearchHistory{2, {}, {}});
   EXPECT_EQ(batch.tiles, survivors());
   EXPECT_TRUE(batch.last);
   EXPECT_TRUE(batch.stage.empty());
@@ -60,13 +60,13 @@ TEST(ExhaustiveSearch, ProposesEverySurvivorOnceInEnumerationOrder) {
 TEST(ExhaustiveSearch, ProposesNothingWithoutSurvivors) {
   ExhaustiveSearch search;
   search.start({});
-  EXPECT_TRUE(search.next(SearchHistory{1, {}}).tiles.empty());
+  EXPECT_TRUE(search.next(SearchHistory{1, {}, {}}).tiles.empty());
 }
 
 TEST(StagedSearch, ProbesFirstThenOnlyTheFinalistsStructures) {
   StagedSearch search(probe_bk16_stages2(2), {});
   search.start(survivors());
-  const SearchBatch first = search.next(SearchHistory{2, {}});
+  const SearchBatch first = search.next(SearchHistory{2, {}, {}});
   EXPECT_EQ(first.tiles, (std::vector<SgemmTile>{tile(32, 16, 2), tile(64, 16, 2), tile(128, 16, 2), tile(256, 16, 2)}));
   EXPECT_FALSE(first.last);
   EXPECT_EQ(first.stage, "stage 1 of 2");
@@ -92,7 +92,7 @@ TEST(StagedSearch, TakesReferencesIntoTheFirstStageWithoutScoringThem) {
   const SgemmTile reference = tile(32, 8, 3);
   StagedSearch search(probe_bk16_stages2(1), {reference});
   search.start(survivors());
-  const SearchBatch first = search.next(SearchHistory{2, {}});
+  const SearchBatch first = search.next(SearchHistory{2, {}, {}});
   ASSERT_EQ(first.tiles.size(), 5u);
   EXPECT_EQ(first.tiles[0], reference);  // in enumeration order
   SearchHistory h = timed({}, first.tiles, {{32, 60}, {64, 90}, {128, 100}, {256, 70}});
@@ -114,7 +114,7 @@ TEST(StagedSearch, NeverProposesOutsideTheSurvivorsOrTwice) {
     if (!(t.BN == 64 && t.STAGES == 3) && !(t.BN == 256 && t.BK == 16 && t.STAGES == 2)) some.push_back(t);
   StagedSearch search(probe_bk16_stages2(8), {tile(512, 16, 2)});  // a reference the space does not hold
   search.start(some);
-  const SearchBatch first = search.next(SearchHistory{2, {}});
+  const SearchBatch first = search.next(SearchHistory{2, {}, {}});
   // 256 has no probe variant among the survivors, so its structure is never scored.
   const SearchBatch second = search.next(timed({}, first.tiles, {{32, 50}, {64, 90}, {128, 100}}));
   expect_only_survivors(first.tiles, some);
@@ -133,7 +133,7 @@ TEST(StagedSearch, EachShapeKeepsItsOwnBestStructures) {
   settings.finalists_per_shape = 1;
   StagedSearch search(settings, {});
   search.start(survivors());
-  const SearchBatch first = search.next(SearchHistory{2, {}});
+  const SearchBatch first = search.next(SearchHistory{2, {}, {}});
   SearchHistory h;
   h.shape_count = 2;
   const std::map<int, double> shape0{{32, 20}, {64, 90}, {128, 100}, {256, 95}}, shape1{{32, 80}, {64, 50}, {128, 60}, {256, 10}};
@@ -151,8 +151,8 @@ TEST(StagedSearch, EqualScoresAreBrokenByStructureTheSameWayEachTime) {
   StagedSearch a(probe_bk16_stages2(1), {}), b(probe_bk16_stages2(1), {});
   a.start(survivors());
   b.start(survivors());
-  const SearchHistory h = timed({}, a.next(SearchHistory{2, {}}).tiles, {{32, 80}, {64, 80}, {128, 80}, {256, 80}});
-  b.next(SearchHistory{2, {}});
+  const SearchHistory h = timed({}, a.next(SearchHistory{2, {}, {}}).tiles, {{32, 80}, {64, 80}, {128, 80}, {256, 80}});
+  b.next(SearchHistory{2, {}, {}});
   EXPECT_EQ(a.next(h).tiles, b.next(h).tiles);
   ASSERT_EQ(a.finalists().size(), 1u);
   EXPECT_EQ(a.finalists()[0].BN, 32);  // the smallest structure of the tie

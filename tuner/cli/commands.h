@@ -21,5 +21,8 @@ Command add_stale_command(CLI::App &root);
 Command add_emit_command(CLI::App &root);
 Command add_export_command(CLI::App &root);
 Command add_import_command(CLI::App &root);
+Command add_report_command(CLI::App &root);
+Command add_replay_command(CLI::App &root);
+Command add_replay_data_command(CLI::App &root);
 
 }  // namespace sgemm_tune::cli

@@ -11,6 +11,7 @@
 #include "tuner/common/errors.h"
 #include "tuner/emit/header.h"
 #include "tuner/query/environment.h"
+#include "tuner/record/database_file.h"
 #include "tuner/record/exchange.h"
 #include "tuner/record/result_store.h"
 
@@ -46,26 +47,18 @@ Command add_import_command(CLI::App &root) {
   auto args = std::make_shared<Args>();
   CLI::App *sub = root.add_subcommand(
       "import",
-      "Add the runs of an exported file (again: changes nothing). Every field is checked; machine code is kept\n"
-      "only where compiling the same tile here gives the same bytes, else emit compiles it again");
-  sub->add_option("file", args->file, "File written by sgemm-tune export")->required();
+      "Add the runs of an exported file or of another database (again: changes nothing). Every field is checked;\n"
+      "machine code is kept only where compiling the same tile here gives the same bytes, else emit compiles it again");
+  sub->add_option("file", args->file, "File written by sgemm-tune export, or another sgemm-tune database")->required();
   args->db.add(*sub);
   args->env.add(*sub);
   return Command{sub, [args](const std::string &) {
-                   std::ifstream in(args->file, std::ios::binary);
-                   if (!in) throw UserError(args->file + ": cannot open: " + std::strerror(errno));
-                   nlohmann::json doc;
-                   try {
-                     doc = nlohmann::json::parse(in);
-                   } catch (const nlohmann::json::parse_error &e) {
-                     throw UserError(args->file + ": malformed JSON at byte " + std::to_string(e.byte));
-                   } catch (const nlohmann::json::exception &e) {
-                     // A number too large for a double (1e999), found by fuzzing.
-                     throw UserError(args->file + ": unreadable JSON: " + e.what());
-                   }
                    ResultStore store(args->db.path);  // creates the database if needed
                    const CodeRebuilder rebuilder(args->env.kernel(), args->env.compile_options);
-                   const ImportSummary s = import_database(store.database(), doc, args->file, &rebuilder);
+                   const ImportSummary s = is_sqlite_file(args->file)
+                                               ? import_database_file(store.database(), args->file, &rebuilder)
+                                               : import_database(store.database(), read_json_file(args->file),
+                                                                 args->file, &rebuilder);
                    std::cerr << "imported into " << args->db.path << ": " << s.runs_added << " run(s) added, "
                              << s.runs_already_present << " already present, " << s.results_added << " result(s), "
                              << s.kernels_added << " kernel(s) checked and kept, " << s.kernels_dropped.size()

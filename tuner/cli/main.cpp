@@ -47,7 +47,8 @@ int main(int argc, char **argv) {
   const cli::Command tune = cli::add_tune_command(app);
   const std::vector<cli::Command> others = {cli::add_best_command(app), cli::add_stale_command(app),
                                             cli::add_emit_command(app), cli::add_export_command(app),
-                                            cli::add_import_command(app)};
+                                            cli::add_import_command(app), cli::add_report_command(app),
+                                            cli::add_replay_command(app), cli::add_replay_data_command(app)};
 
   try {
     app.parse(argc, argv);

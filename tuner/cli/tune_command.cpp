@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "tuner/cli/commands.h"
@@ -30,6 +31,9 @@ struct TuneArgs {
   bool quiet = false;
   std::size_t top = 10;
   std::string strategy;
+  std::optional<std::size_t> budget;
+  std::optional<std::uint64_t> seed;
+  std::string shard;
   bool in_process = false;
 };
 
@@ -56,8 +60,17 @@ void add_options(CLI::App &app, TuneArgs &a) {
   app.add_flag("-q,--quiet", a.quiet, "No progress on stderr");
   app.add_option("--top", a.top, "Rows of the ranked table per shape")->capture_default_str();
   app.add_option("--strategy", a.strategy,
-                 "Override the space's search strategy: exhaustive (time every survivor) or staged")
-      ->check(CLI::IsMember({"exhaustive", "staged"}));
+                 "Override the space's search strategy: exhaustive (time every survivor), staged, random, genetic\n"
+                 "or model (learns from the timings so far and those the database holds)")
+      ->check(CLI::IsMember({"exhaustive", "staged", "random", "genetic", "model"}));
+  app.add_option("--budget", a.budget,
+                 "Candidates to time, for random, genetic and model (0: every survivor); failed and pruned ones cost none")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30));
+  app.add_option("--seed", a.seed, "Seed of random, genetic and model: the same seed, the same proposals");
+  app.add_option("--shard", a.shard,
+                 "Search only part I of N of the candidates (each with all its shapes), e.g. for a Slurm job array;\n"
+                 "merge the shards' databases with sgemm-tune import")
+      ->type_name("I/N");
   app.add_flag("--in-process", a.in_process,
                "Run candidates in this process (faster to start; a faulting candidate then ends the run)");
   app.add_flag("--stale", a.stale,
@@ -81,12 +94,14 @@ int run(const TuneArgs &a, const std::string &command_line) {
   TuneOptions o;
   o.space = load_search_space(a.space);
   o.shapes = o.space.shapes;
-  if (a.strategy == "exhaustive") o.space.strategy.kind = StrategySettings::Kind::exhaustive;
-  if (a.strategy == "staged") {
-    if (o.space.strategy.probe.empty())
+  if (!a.strategy.empty()) {
+    if (a.strategy == "staged" && o.space.strategy.probe.empty())
       throw UserError(a.space + ": --strategy staged needs \"strategy\": {\"probe\": {...}} in the space file");
-    o.space.strategy.kind = StrategySettings::Kind::staged;
+    o.space.strategy.kind = *strategy_kind(a.strategy);
   }
+  if (a.budget) o.space.strategy.budget = *a.budget;
+  if (!a.shard.empty()) o.shard = parse_shard(a.shard);
+  if (a.seed) o.space.strategy.seed = *a.seed;
   if (!a.shapes.empty()) {
     o.shapes.clear();
     for (const auto &s : a.shapes) o.shapes.push_back(parse_shape(s));

@@ -134,7 +134,7 @@ void MeasureStage::rank(const RankedResult &result, std::size_t shape) {
 }
 
 SearchHistory MeasureStage::history() const {
-  SearchHistory h{shapes_.size(), {}};
+  SearchHistory h{shapes_.size(), {}, {}};
   for (std::size_t i = 0; i < shapes_.size(); ++i)
     for (const RankedResult &r : shapes_[i].ranked) h.timed.push_back(TimedResult{r.tile, i, r.time_ms, r.percent_of_cublas});
   return h;

@@ -1,5 +1,6 @@
 #include "tuner/pipeline/run_database.h"
 
+#include "tuner/pipeline/prior_timings.h"
 #include "tuner/version.h"
 
 namespace sgemm_tune {
@@ -42,6 +43,10 @@ void RunDatabase::keep_kernel(const SgemmTile &tile, const std::string &lowered_
 const PriorResult *RunDatabase::prior(const SgemmTile &tile, const Shape &shape) const {
   const auto p = prior_.find(std::make_pair(tile, shape));
   return p == prior_.end() ? nullptr : &p->second;
+}
+
+std::vector<PriorTiming> RunDatabase::prior_timings(const std::string &gpu_name, const std::vector<Shape> &shapes) {
+  return load_prior_timings(store_.database(), gpu_name, shapes);
 }
 
 void RunDatabase::finish(bool succeeded, const std::string &counts_json) {

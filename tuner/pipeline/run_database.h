@@ -13,6 +13,7 @@
 #include "tuner/gpu/device_info.h"
 #include "tuner/pipeline/tune.h"
 #include "tuner/record/result_store.h"
+#include "tuner/search/search_strategy.h"
 
 namespace sgemm_tune {
 
@@ -27,6 +28,8 @@ class RunDatabase {
   void keep_kernel(const SgemmTile &tile, const std::string &lowered_name, const std::string &cubin);
   // The result an earlier run under this fingerprint recorded; nullptr when none.
   const PriorResult *prior(const SgemmTile &tile, const Shape &shape) const;
+  // Every verified time the database held before this run (prior_timings.h).
+  std::vector<PriorTiming> prior_timings(const std::string &gpu_name, const std::vector<Shape> &shapes);
   // Marks the run finished; a failure to do so after a failed run is not reported, as the
   // run's own error matters more.
   void finish(bool succeeded, const std::string &counts_json);

@@ -72,12 +72,19 @@ class TuningRun {
     compile_options_.extra = o_.extra_compile_options;
     init_report();
 
-    const Enumeration en = enumerate_candidates(o_.space);
+    Enumeration en = enumerate_candidates(o_.space);
+    if (o_.shard.count > 1)
+      en.candidates.erase(std::remove_if(en.candidates.begin(), en.candidates.end(),
+                                         [&](const SgemmTile &t) { return !in_shard(t, o_.shard); }),
+                          en.candidates.end());
     tally_.enumerated(en);
     std::vector<ResultRow> rows;
     const std::vector<SgemmTile> survivors = judge(en.candidates, rows);
     tally_.expect(en.candidates.size() - survivors.size());
     if (!o_.dry_run) database_ = std::make_unique<RunDatabase>(o_, *target_.gpu, compile_options_);
+    // Read before this run records anything: what the database knew before it.
+    if (database_ && o_.space.strategy.kind == StrategySettings::Kind::model)
+      prior_ = database_->prior_timings(target_.gpu->name, o_.shapes);
     record(rows);
     try {
       if (!o_.dry_run) gpu_ = std::make_unique<MeasureStage>(o_, *target_.gpu, tally_, [this](const std::string &m) { say(m); });
@@ -149,7 +156,9 @@ class TuningRun {
     strategy_->start(survivors);
     std::set<SgemmTile> waiting(survivors.begin(), survivors.end());
     while (true) {
-      const SearchBatch batch = strategy_->next(gpu_ ? gpu_->history() : SearchHistory{o_.shapes.size(), {}});
+      SearchHistory history = gpu_ ? gpu_->history() : SearchHistory{o_.shapes.size(), {}, {}};
+      history.prior = prior_;
+      const SearchBatch batch = strategy_->next(history);
       if (batch.tiles.empty()) break;
       take_up(batch.tiles, waiting);
       tally_.begin_stage(batch.stage);
@@ -252,6 +261,7 @@ class TuningRun {
   TuneReport report_;
   std::unique_ptr<RunDatabase> database_;
   std::unique_ptr<MeasureStage> gpu_;
+  std::vector<PriorTiming> prior_;
 };
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "tuner/compile/kernel_source.h"
 #include "tuner/gpu/device_info.h"
 #include "tuner/space/search_space.h"
+#include "tuner/space/shard.h"
 #include "tuner/time/bench_session.h"
 
 namespace sgemm_tune {
@@ -35,6 +36,8 @@ struct TuneOptions {
   // sgemm-tune itself, started as a measurement worker so that a faulting or hanging
   // candidate cannot end the run. Empty: candidates run in this process.
   std::string worker_binary;
+  // Only this shard's candidates (tuner/space/shard.h); one shard of one: all of them.
+  Shard shard;
 };
 
 struct SurvivorInfo {
@@ -102,7 +105,7 @@ struct TuneReport {
   std::vector<SurvivorInfo> survivors;  // in enumeration order
   std::vector<ShapeReport> shapes;
   std::vector<std::pair<std::string, SgemmTile>> references;
-  std::string strategy;  // "exhaustive" or "staged"
+  std::string strategy;  // as --strategy spells it
   std::vector<SgemmTile> finalists;  // staged: the structures taken to the second stage
   double wall_seconds = 0;
   double compile_wall_seconds = 0;  // first compile started to last finished

@@ -21,6 +21,8 @@ inline constexpr const char *kPruneResidency = "residency";
 // Decided by a staged search, not by the tile's resources: its structure did not make the
 // second stage.
 inline constexpr const char *kPruneNotFinalist = "not_finalist";
+// Decided by a search with a budget (random, genetic, model): the budget was spent first.
+inline constexpr const char *kPruneNotProposed = "not_proposed";
 
 struct PruneVerdict {
   bool pruned = false;

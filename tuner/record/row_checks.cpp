@@ -273,7 +273,7 @@ void check_reason(CandidateStatus status, const std::string &reason, const std::
   if (status == CandidateStatus::invalid) known = reason == kShapeNotTiled || is_tile_rule_code(reason);
   if (status == CandidateStatus::pruned)
     known = is_one_of(reason, {kPruneRegisterEstimate, kPruneSharedMemory, kPruneSpills, kPruneResidency,
-                               kPruneNotFinalist});
+                               kPruneNotFinalist, kPruneNotProposed});
   if (status == CandidateStatus::compile_failed) known = reason == "nvrtc";
   if (!known)
     throw UserError(where + ".reason: \"" + reason + "\" is not a reason sgemm-tune records for status " +

@@ -6,23 +6,56 @@
 
 namespace sgemm_tune {
 
-Database Database::open(const std::string &path, bool create) {
+namespace {
+
+// A connection with extended result codes and a busy timeout. Throws SqliteError.
+sqlite3 *open_connection(const std::string &path, int flags) {
   sqlite3 *db = nullptr;
-  const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX;
-  const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
+  const int rc = sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     const std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     sqlite3_close(db);
     throw SqliteError("cannot open database " + path + ": " + msg, rc);
   }
   sqlite3_extended_result_codes(db, 1);
-  Database out(db, path);
   sqlite3_busy_timeout(db, 30000);
+  return db;
+}
+
+}  // namespace
+
+Database Database::open(const std::string &path, bool create) {
+  Database out(open_connection(path, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)), path);
   // The first read of the file: a file that is not a database fails here.
   out.exec("PRAGMA journal_mode = WAL");
   out.exec("PRAGMA synchronous = NORMAL");
   out.exec("PRAGMA foreign_keys = ON");
   return out;
+}
+
+Database Database::open_read_only(const std::string &path) {
+  Database out(open_connection(path, SQLITE_OPEN_READONLY), path);
+  // The first read of the file: a file that is not a database fails here.
+  out.exec("PRAGMA schema_version");
+  return out;
+}
+
+Database Database::open_untrusted(const std::string &path) {
+  sqlite3 *db = open_connection(path, SQLITE_OPEN_READONLY);
+  Database out(db, path);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+  // The first read of the file: a file that is not a database fails here.
+  out.exec("SELECT count(*) FROM sqlite_schema");
+  return out;
+}
+
+void Database::copy_into(Database &to) {
+  sqlite3_backup *backup = sqlite3_backup_init(to.db_, "main", db_, "main");
+  if (!backup) to.fail("copying " + path_, "", sqlite3_extended_errcode(to.db_));
+  const int rc = sqlite3_backup_step(backup, -1);
+  sqlite3_backup_finish(backup);
+  if (rc != SQLITE_DONE) fail("copying into " + to.path_, "", rc);
 }
 
 Database::~Database() {

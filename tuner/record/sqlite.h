@@ -29,6 +29,12 @@ class Database {
   // Opens (creating if needed) with WAL journaling and a busy timeout, so that several
   // tuners can share one file. Throws SqliteError.
   static Database open(const std::string &path, bool create = true);
+  // Opens an existing file for reading only, changing nothing in it (not even the journal
+  // mode): for looking at a file before deciding whether it is ours. Throws SqliteError.
+  static Database open_read_only(const std::string &path);
+  // A file from elsewhere, read only: nothing in it runs with trust (SQLite's defensive
+  // mode, and functions in its schema are not trusted), and the file is never written.
+  static Database open_untrusted(const std::string &path);
   ~Database();
   Database(Database &&o) noexcept;
   Database &operator=(Database &&o) noexcept;
@@ -36,6 +42,8 @@ class Database {
   Database &operator=(const Database &) = delete;
 
   void exec(const std::string &sql);
+  // Every page of this database into `to` (SQLite's online backup), replacing its content.
+  void copy_into(Database &to);
   Statement prepare(const std::string &sql);
   std::int64_t last_insert_rowid() const;
   int changes() const;  // rows changed by the last statement

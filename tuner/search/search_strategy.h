@@ -29,11 +29,21 @@ struct TimedResult {
   double percent_of_cublas = 0;
 };
 
+// A time the database held before the run, of a tile at another shape, on another GPU or
+// under another fingerprint: what a learning search (model) starts from. `weight` says
+// how much it says about this run (1: the same GPU and shape, under an older fingerprint).
+struct PriorTiming {
+  SgemmTile tile{};
+  double percent_of_cublas = 0;
+  double weight = 1;
+};
+
 struct SearchHistory {
   std::size_t shape_count = 0;
   // Every time so far, this run's and those an earlier run measured under the same
   // fingerprint, shape by shape; a dry run has none.
   std::vector<TimedResult> timed;
+  std::vector<PriorTiming> prior;
 };
 
 struct SearchBatch {

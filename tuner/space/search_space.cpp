@@ -193,15 +193,16 @@ void read_references(const FieldReader &r, const json &j, SearchSpace &space) {
 void read_strategy(const FieldReader &r, const json &j, SearchSpace &space) {
   StrategySettings &s = space.strategy;
   r.require_object(j, "strategy");
-  r.reject_unknown(j, "strategy", {"kind", "probe", "finalists", "finalists_per_shape"});
+  r.reject_unknown(j, "strategy", {"kind", "probe", "finalists", "finalists_per_shape", "budget", "seed"});
   const std::string kind = j.contains("kind") ? r.string(j["kind"], "strategy.kind") : "exhaustive";
-  if (kind == "exhaustive") {
-    s.kind = StrategySettings::Kind::exhaustive;
-  } else if (kind == "staged") {
-    s.kind = StrategySettings::Kind::staged;
-  } else {
-    r.fail("strategy.kind", "expected \"exhaustive\" or \"staged\", got \"" + kind + "\"");
-  }
+  const std::optional<StrategySettings::Kind> k = strategy_kind(kind);
+  if (!k)
+    r.fail("strategy.kind", "expected \"exhaustive\", \"staged\", \"random\", \"genetic\" or \"model\", got \"" +
+                                kind + "\"");
+  s.kind = *k;
+  if (j.contains("budget")) s.budget = static_cast<std::size_t>(r.integer(j["budget"], "strategy.budget", 0, 1 << 30));
+  if (j.contains("seed"))
+    s.seed = static_cast<std::uint64_t>(r.integer(j["seed"], "strategy.seed", 0, 1LL << 53));
   if (j.contains("finalists")) s.finalists = static_cast<int>(r.integer(j["finalists"], "strategy.finalists", 1, 100000));
   if (j.contains("finalists_per_shape"))
     s.finalists_per_shape =
@@ -225,6 +226,24 @@ void read_strategy(const FieldReader &r, const json &j, SearchSpace &space) {
 }
 
 }  // namespace
+
+std::optional<StrategySettings::Kind> strategy_kind(const std::string &name) {
+  using Kind = StrategySettings::Kind;
+  for (const Kind k : {Kind::exhaustive, Kind::staged, Kind::random, Kind::genetic, Kind::model})
+    if (strategy_name(k) == name) return k;
+  return std::nullopt;
+}
+
+std::string strategy_name(StrategySettings::Kind kind) {
+  switch (kind) {
+    case StrategySettings::Kind::exhaustive: return "exhaustive";
+    case StrategySettings::Kind::staged: return "staged";
+    case StrategySettings::Kind::random: return "random";
+    case StrategySettings::Kind::genetic: return "genetic";
+    case StrategySettings::Kind::model: return "model";
+  }
+  return "exhaustive";
+}
 
 std::size_t SearchSpace::size() const {
   std::size_t n = 1;

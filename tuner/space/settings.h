@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -48,11 +51,25 @@ struct PruneSettings {
 //     `finalists_per_shape`, so that a shape unlike the rest (a small one among large ones)
 //     keeps the structures that suit it. The rest are recorded as pruned, reason
 //     "not_finalist".
+//   random: survivors in an order drawn from `seed`.
+//   genetic: generations of children of the fastest tiles so far (crossover, mutation to
+//     a neighbouring value), from a random first generation.
+//   model: ranks the survivors not yet timed by what the timings so far predict for them
+//     (this run's, and those the database holds for other shapes, GPUs or fingerprints),
+//     and times the most promising first.
+// The last three stop after `budget` candidates have been timed (0: when every survivor
+// has been); survivors they did not propose are recorded as pruned, reason "not_proposed".
 struct StrategySettings {
-  enum class Kind { exhaustive, staged } kind = Kind::exhaustive;
+  enum class Kind { exhaustive, staged, random, genetic, model } kind = Kind::exhaustive;
   std::vector<std::pair<std::size_t, int>> probe;  // (parameter index, value)
   int finalists = 24;
   int finalists_per_shape = 0;
+  std::size_t budget = 0;   // candidates timed; 0: no limit
+  std::uint64_t seed = 1;   // random, genetic and model: the same seed, the same proposals
 };
+
+// "exhaustive", "staged", ... as space files and --strategy spell them; nullopt for another name.
+std::optional<StrategySettings::Kind> strategy_kind(const std::string &name);
+std::string strategy_name(StrategySettings::Kind kind);
 
 }  // namespace sgemm_tune
