@@ -19,9 +19,10 @@ struct CommandOutput {
   std::string text;    // stdout and stderr together
 };
 
-inline CommandOutput run_command(const std::string &command) {
+// Runs `command_line` through the shell as it is and collects its standard output.
+inline CommandOutput capture_stdout(const std::string &command_line) {
   CommandOutput out;
-  FILE *pipe = popen((command + " 2>&1").c_str(), "r");
+  FILE *pipe = popen(command_line.c_str(), "r");
   if (pipe == nullptr) return out;
   std::array<char, 4096> buf;
   std::size_t n;
@@ -30,6 +31,9 @@ inline CommandOutput run_command(const std::string &command) {
   out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return out;
 }
+
+// Runs `command` with its standard error folded into the output.
+inline CommandOutput run_command(const std::string &command) { return capture_stdout(command + " 2>&1"); }
 
 // Compiles `source`, a program that includes SGEMM_TUNED_HEADER, into `program` for `arch`
 // ("sm_90") with `header_dir`/sgemm_tuned.h, linking cuBLAS.

@@ -1,6 +1,7 @@
 // The pipeline up to timing, with no GPU: enumerate, judge, compile for sm_90, prune.
 #include <gtest/gtest.h>
 
+#include "small_dry_run.h"
 #include "test_paths.h"
 
 #include "tuner/common/errors.h"
@@ -11,16 +12,7 @@
 namespace sgemm_tune {
 namespace {
 
-TuneOptions small_dry_run() {
-  TuneOptions o;
-  o.space = load_search_space(testing::source_dir() + "/tests/data/small.json");
-  o.shapes = o.space.shapes;
-  o.dry_run = true;
-  o.arch = "sm_90";
-  o.jobs = 2;
-  o.kernel = KernelSource::embedded();
-  return o;
-}
+using testing::small_dry_run;
 
 TEST(DryRun, CountsAndSurvivorsOfASmallSpace) {
   std::vector<ProgressUpdate> updates;

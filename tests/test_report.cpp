@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "example_program.h"
 #include "test_paths.h"
 #include "tuned_db_fixture.h"
 #include "tuner/common/errors.h"
@@ -222,13 +223,9 @@ class ReportCommandTest : public ReportTest {
   CommandResult report(const std::string &args) {
     const std::string cmd = testing::tuner_binary() + " report " + args + " 2>" + path("stderr.txt");
     CommandResult r;
-    FILE *pipe = popen(cmd.c_str(), "r");
-    if (!pipe) return r;
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-    const int status = pclose(pipe);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    const testing::CommandOutput ran = testing::capture_stdout(cmd);
+    r.out = ran.text;
+    r.code = ran.exit_code;
     r.err = read(path("stderr.txt"));
     fs::remove(path("stderr.txt"));
     return r;

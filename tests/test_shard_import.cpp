@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "small_dry_run.h"
 #include "test_paths.h"
 #include "tuned_db_fixture.h"
 
@@ -61,13 +62,7 @@ TEST(Shard, EveryCandidateIsInExactlyOneShard) {
 }
 
 TEST(Shard, TheShardsDryRunsAddUpToTheUnshardedOne) {
-  TuneOptions o;
-  o.space = load_search_space(testing::source_dir() + "/tests/data/small.json");
-  o.shapes = o.space.shapes;
-  o.dry_run = true;
-  o.arch = "sm_90";
-  o.jobs = 2;
-  o.kernel = KernelSource::embedded();
+  TuneOptions o = testing::small_dry_run();
   const TuneReport whole = run_tuning(o);
   std::map<SgemmTile, int> seen;
   std::size_t candidates = 0;

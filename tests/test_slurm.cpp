@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "example_program.h"
 #include "test_paths.h"
 #include "tuned_db_fixture.h"
 
@@ -24,22 +25,10 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Result {
-  int code = -1;
-  std::string out;
-};
+// A shell command's exit status and output (standard error included).
+using Result = testing::CommandOutput;
 
-Result shell(const std::string &command) {
-  Result r;
-  FILE *pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+Result shell(const std::string &command) { return testing::run_command(command); }
 
 std::string quoted(const std::string &s) { return "'" + s + "'"; }
 
@@ -62,8 +51,8 @@ class SlurmCluster : public ::testing::Test {
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "out");
     const Result up = shell(script("local_cluster.sh") + " start " + quoted(dir_.string()));
-    if (up.code == 77) GTEST_SKIP() << "no local Slurm cluster: " << up.out;
-    ASSERT_EQ(up.code, 0) << up.out;
+    if (up.exit_code == 77) GTEST_SKIP() << "no local Slurm cluster: " << up.text;
+    ASSERT_EQ(up.exit_code, 0) << up.text;
     started_ = true;
     env_ = "SLURM_CONF=" + quoted((dir_ / "slurm.conf").string()) + " SGEMM_TUNE=" + quoted(testing::tuner_binary()) +
            " OUT=" + quoted((dir_ / "out").string()) + " ";
@@ -91,11 +80,11 @@ TEST_F(SlurmCluster, AJobArrayOfShardsCoversTheDryRunOnceAndMergesIdempotently) 
   const std::string args = "--dry-run --arch sm_90 --json -q -j 1";
   const Result array = submit("SPACE=" + quoted(space) + " SGEMM_TUNE_ARGS=" + quoted(args) + " ", "--array=0-2",
                               "tune_array.sbatch");
-  ASSERT_EQ(array.code, 0) << array.out << shell("cat " + quoted(dir_.string()) + "/*.log").out;
+  ASSERT_EQ(array.exit_code, 0) << array.text << shell("cat " + quoted(dir_.string()) + "/*.log").text;
 
   const Result whole = shell(quoted(testing::tuner_binary()) + " --space " + quoted(space) + " " + args);
-  ASSERT_EQ(whole.code, 0) << whole.out;
-  const json unsharded = json::parse(whole.out);
+  ASSERT_EQ(whole.exit_code, 0) << whole.text;
+  const json unsharded = json::parse(whole.text);
   std::map<std::string, int> seen;
   std::size_t candidates = 0;
   for (int i = 0; i < 3; ++i) {
@@ -116,11 +105,11 @@ TEST_F(SlurmCluster, AJobArrayOfShardsCoversTheDryRunOnceAndMergesIdempotently) 
     testing::record_under_other_nvrtc(b, env, Shape{2048, 2048, 2048}, testing::kSeedTile);
   }
   const std::string merged = (dir_ / "merged.db").string();
-  ASSERT_EQ(submit("DB=" + quoted(merged) + " ", "", "merge.sbatch").code, 0);
+  ASSERT_EQ(submit("DB=" + quoted(merged) + " ", "", "merge.sbatch").exit_code, 0);
   const std::int64_t runs = count(merged, "runs"), results = count(merged, "results");
   EXPECT_EQ(runs, 2);
   EXPECT_EQ(results, 4);
-  ASSERT_EQ(submit("DB=" + quoted(merged) + " ", "", "merge.sbatch").code, 0);
+  ASSERT_EQ(submit("DB=" + quoted(merged) + " ", "", "merge.sbatch").exit_code, 0);
   EXPECT_EQ(count(merged, "runs"), runs);
   EXPECT_EQ(count(merged, "results"), results);
   EXPECT_EQ(count(merged, "kernels"), count((dir_ / "out" / "shard-0.db").string(), "kernels"));
