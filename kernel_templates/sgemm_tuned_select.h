@@ -13,9 +13,8 @@
 //                 tile divides the shape;
 //   3. none:      no entry with a measured rate takes the shape.
 // The prediction is a ranking, not a forecast: it counts the tiles per wave on this GPU's
-// SMs and how many blocks each holds, the work wasted on edge tiles, each block's fixed cost
-// against its K depth, and a split's extra pass and atomic traffic, at the rate the entry
-// was measured at.
+// SMs, the work wasted on edge tiles, each block's fixed cost against its K depth, and a
+// split's extra pass and atomic traffic, at the rate the entry was measured at.
 #pragma once
 
 #include "sgemm_tile_rules.h"
@@ -33,7 +32,6 @@ struct TunedShape {
   SgemmTile tile;
   double percent_of_cublas;
   double tflops;  // measured at M x N x K; 0: unknown (the prediction then skips the entry)
-  int blocks_per_sm = 0;  // blocks of the tile one SM held at once when it was timed; 0: unknown (1)
 };
 
 // What serves a product: entry `entry` (-1 for none), on its fast kernel or its edge
@@ -73,77 +71,51 @@ constexpr double kWorkspacePs = 2.0e6;
 // The splits tried: few enough that a call's selection stays cheap.
 constexpr int kSplitChoices[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
 
+// The share of `slots` busy over the waves that `blocks` take: blocks / (waves * slots).
+inline double wave_efficiency(long long blocks, long long slots) {
+  if (slots < 1) slots = 1;
+  const long long waves = (blocks + slots - 1) / slots;
+  return waves < 1 ? 1.0 : static_cast<double>(blocks) / static_cast<double>(waves * slots);
+}
+
 inline long long tiles_over(long long M, long long N, const SgemmTile &t) {
   return ((M + t.BM - 1) / t.BM) * ((N + t.BN - 1) / t.BN);
 }
 
-// sqrt(x) for x >= 0 without <cmath>: Newton's iteration from a power-of-two start.
-inline double square_root(double x) {
-  if (!(x > 0)) return 0.0;
-  double r = 1.0;
-  while (r * r < x) r *= 2.0;
-  for (int i = 0; i < 60; ++i) r = 0.5 * (r + x / r);
-  return r;
-}
-
-// How much longer `blocks` blocks of a tile take on `sms` SMs that hold `resident` of them
-// each than the same work at the full-wave rate: blocks run in waves of sms x resident,
-// spread evenly over the SMs, and an SM holding b of its `resident` blocks runs at
-// sqrt(b / resident) of its full rate (fewer warps hide less latency: a 2-warp tile tuned
-// at 4 blocks per SM ran 1000^3, one block per SM, 2.4 times slower than a full wave's
-// rate predicted; the square root says 2.0: bench/results/2026-12-01-h200-shapes-workload,
-// run5). Each wave lasts as long as its busiest SM. 1 for whole waves; with one block per
-// SM, the idle share of the last wave.
-inline double residency_stretch(long long blocks, int sms, int resident) {
-  if (blocks < 1) return 1.0;
-  if (sms < 1) sms = 1;
-  if (resident < 1) resident = 1;
-  const long long slots = static_cast<long long>(sms) * resident;
-  const long long whole = blocks / slots, rest = blocks % slots;
-  double waves = static_cast<double>(whole) * resident;  // each whole wave: sqrt(resident * resident)
-  if (rest > 0) waves += square_root(static_cast<double>((rest + sms - 1) / sms) * resident);
-  return static_cast<double>(sms) * waves / static_cast<double>(blocks);
-}
-
-// The work of a product in a tile's blocks: its flops rounded up to whole tiles and K
-// slices, each block's K slices plus a fixed cost, over `splits` splits of K.
-inline double padded_work(const SgemmTile &t, long long M, long long N, long long K, int splits) {
-  const long long slices = (K + t.BK - 1) / t.BK;
-  const long long per_split = (slices + splits - 1) / splits;
-  return 2.0 * static_cast<double>(round_up_to(M, t.BM)) * static_cast<double>(round_up_to(N, t.BN)) *
-         static_cast<double>(t.BK) * splits * (static_cast<double>(per_split) + kBlockOverheadSlices);
-}
-
-// The rate, in flop per picosecond (TFLOP/s), at which entry e's tile computes on full
-// waves: its measured time with the launch taken out (at most half of it: a measurement is
-// never all overhead), over the work of its shape stretched as residency_stretch says (a
-// stream-K tile's persistent blocks always fill the GPU), the stretch credited at most
-// kMaxIdleCredit times: a shape of few tiles, its blocks alone on their SMs, says little of
-// a full wave.
+// The rate, in flop per picosecond (TFLOP/s), at which entry e's tile computes on a full
+// wave: its measured rate with the launch taken out (at most half the time: a measurement
+// is never all overhead) and, for a data-parallel tile, its own tail wave given back (a
+// shape of fewer tiles than SMs: its idle SMs, at most kMaxIdleCredit times).
 inline double full_wave_rate(const TunedShape &e, int sms) {
   const double flops = 2.0 * static_cast<double>(e.M) * static_cast<double>(e.N) * static_cast<double>(e.K);
   const double measured = flops / e.tflops;
   const double compute = measured - kLaunchPs > 0.5 * measured ? measured - kLaunchPs : 0.5 * measured;
-  const double work = padded_work(e.tile, e.M, e.N, e.K, 1);
-  if (e.tile.STREAMK) return work / compute;
-  const double stretch = residency_stretch(tiles_over(e.M, e.N, e.tile), sms, e.blocks_per_sm);
-  return work / compute * (stretch < kMaxIdleCredit ? stretch : kMaxIdleCredit);
+  if (e.tile.STREAMK) return flops / compute;  // stream-K spread its K over every SM already
+  const long long tiles = tiles_over(e.M, e.N, e.tile);
+  const double busy = static_cast<double>(tiles) / (sms < 1 ? 1 : sms);
+  const double credit = busy >= 1.0                   ? 1.0 / wave_efficiency(tiles, sms)
+                        : busy > 1.0 / kMaxIdleCredit ? 1.0 / busy
+                                                      : kMaxIdleCredit;
+  return flops / compute * credit;
 }
 
 }  // namespace detail
 
 // The predicted time, in picoseconds, of entry e's kernel on M x N x K with `sms` SMs: the
 // edge kernel with K split `splits` ways when `edges`, else the fast kernel (splits 1; a
-// stream-K tile then fills every SM). Each block computes whole tiles and K slices, plus a
-// fixed cost, at the tile's full-wave rate stretched by how many blocks each SM holds.
+// stream-K tile then loses no tail wave). Each block computes whole tiles and K slices, plus
+// a fixed cost; blocks run in waves of one per SM.
 inline double predict_time(const TunedShape &e, long long M, long long N, long long K, int sms, bool edges,
                            int splits) {
   const SgemmTile &t = e.tile;
   if (splits < 1) splits = 1;
-  const double work = detail::padded_work(t, M, N, K, splits);
+  const long long slices = (K + t.BK - 1) / t.BK;
+  const long long per_split = (slices + splits - 1) / splits;
+  const double work = 2.0 * static_cast<double>(round_up_to(M, t.BM)) * static_cast<double>(round_up_to(N, t.BN)) *
+                      static_cast<double>(t.BK) * splits * (static_cast<double>(per_split) + detail::kBlockOverheadSlices);
   const long long blocks = detail::tiles_over(M, N, t) * splits;
-  const double stretch = !edges && t.STREAMK ? 1.0 : detail::residency_stretch(blocks, sms, e.blocks_per_sm);
-  double time = detail::kLaunchPs + work / detail::full_wave_rate(e, sms) * stretch;
+  const double efficiency = !edges && t.STREAMK ? 1.0 : detail::wave_efficiency(blocks, sms);
+  double time = detail::kLaunchPs + work / (detail::full_wave_rate(e, sms) * efficiency);
   if (splits > 1)  // the scale pass, then every split adding all of C once
     time += detail::kLaunchPs +
             4.0 * static_cast<double>(M) * static_cast<double>(N) * (splits + 2) / detail::kSplitBytesPerPs;

@@ -67,8 +67,7 @@ std::vector<std::string> tuned_gpus(Database &db) {
 
 std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env) {
   Statement st = db.prepare("SELECT r.gpu_name, r.compute_capability, x.m, x.n, x.k, " + tile_column_list("x.") + R"(,
-           x.time_ms, x.tflops, x.cublas_ms, x.measured_at, r.id AS run_id,
-           COALESCE(NULLIF(x.runtime_blocks_per_sm, 0), x.blocks_per_sm, 0) AS resident_blocks, r.template_hash, r.compile_options,
+           x.time_ms, x.tflops, x.cublas_ms, x.measured_at, r.id AS run_id, r.template_hash, r.compile_options,
            r.nvrtc_version, r.driver_version, r.tuner_version, r.fingerprint, r.started_at
     FROM results x JOIN runs r ON r.id = x.run_id
     WHERE x.status = 'ok' AND x.time_ms > 0
@@ -86,8 +85,6 @@ std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env)
     e.time_ms = st.column_double("time_ms");
     e.tflops = st.column_double("tflops");
     e.cublas_ms = st.column_double("cublas_ms");
-    const long long resident = st.column_int("resident_blocks");
-    e.blocks_per_sm = resident > 0 && resident <= 1024 ? static_cast<int>(resident) : 0;
     e.percent_of_cublas = e.time_ms > 0 ? 100.0 * e.cublas_ms / e.time_ms : 0;
     e.measured_at = st.column_text("measured_at");
     e.run_id = st.column_int("run_id");

@@ -38,7 +38,6 @@ struct BestEntry {
   Shape shape;
   SgemmTile tile{};
   double time_ms = 0, tflops = 0, cublas_ms = 0, percent_of_cublas = 0;
-  int blocks_per_sm = 0;  // resident blocks of the timed kernel per SM (runtime's, else the model's); 0: unknown
   std::string measured_at;
   std::int64_t run_id = 0;
   Fingerprint fingerprint;
