@@ -72,7 +72,8 @@ enum class GemmCheck {
 
 // The checks of the reference BLAS, in its order: sizes, then leading dimensions (each at
 // least the row length of the matrix stored, and at least 1, even when a size is 0); then
-// an empty C returns; then the pointers that would be used (A and B only when K > 0).
+// an empty C returns; then the pointers that would be used (A and B only when K > 0 and
+// alpha != 0: with alpha = 0 the product is C = beta C, as the reference BLAS computes it).
 constexpr GemmCheck check_gemm(const RowMajorGemm &g) {
   if (g.M < 0 || g.N < 0 || g.K < 0) return GemmCheck::invalid;
   if (g.lda < at_least_one(g.trans_a ? g.M : g.K)) return GemmCheck::invalid;
@@ -80,7 +81,7 @@ constexpr GemmCheck check_gemm(const RowMajorGemm &g) {
   if (g.ldc < at_least_one(g.N)) return GemmCheck::invalid;
   if (g.M == 0 || g.N == 0) return GemmCheck::nothing_to_do;
   if (g.C == nullptr) return GemmCheck::invalid;
-  if (g.K > 0 && (g.A == nullptr || g.B == nullptr)) return GemmCheck::invalid;
+  if (g.K > 0 && g.alpha != 0.0f && (g.A == nullptr || g.B == nullptr)) return GemmCheck::invalid;
   return GemmCheck::run;
 }
 

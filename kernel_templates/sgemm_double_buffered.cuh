@@ -88,13 +88,6 @@ __device__ __forceinline__ void cp_async4x_guarded(float *smem_dst, const float 
   }
 }
 
-// src_bytes for the four floats at column `col` of a row `cols` floats long, read only when
-// `inside` (the row exists): whole, a part, or nothing.
-__device__ __forceinline__ int row_bytes_left(bool inside, int col, int cols) {
-  const int left = cols - col;
-  return !inside || left <= 0 ? 0 : left >= 4 ? 16 : left * 4;
-}
-
 // The four floats at (row, col) of a row-major matrix (rows ld floats apart), zeros at or
 // past `rows` and `cols`: one vector load when all four are inside and `vec` says the rows
 // are 16-byte aligned, else one scalar load per element inside.

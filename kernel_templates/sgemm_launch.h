@@ -1,5 +1,6 @@
-// How the host launches the fast kernels of one tile configuration (sgemm_double_buffered,
-// and sgemm_double_buffered_edges for shapes the tile does not divide):
+// How the host launches the kernels of one tile configuration (sgemm_double_buffered, and
+// the edge kernels sgemm_double_buffered_edges and sgemm_double_buffered_any for other
+// shapes and operands):
 // its shared-memory limit, the persistent-block count of a stream-K tile, and the passes of
 // tile_launch_plan with their grids, block and dynamic shared memory. One definition, used
 // by the tuner for the launches it times and by the headers `sgemm-tune emit` generates for
@@ -91,9 +92,10 @@ inline cudaError_t launch_tile(const void *kernel, const SgemmTile &t, int persi
                        C, ldc, stream);
 }
 
-// C = alpha op(A) op(B) + beta C by the edge kernel of tile t (sgemm_double_buffered_edges),
-// as tile_edges_launch_plan says: any shape shape_fits_tile_edges accepts (K = 0 too), A and
-// B read as `operands` says (kOperandTransA, kOperandTransB, kOperandScalar), K split
+// C = alpha op(A) op(B) + beta C by an edge kernel of tile t (sgemm_double_buffered_edges,
+// or sgemm_double_buffered_any), as tile_edges_launch_plan says: any shape
+// shape_fits_tile_edges accepts (K = 0 too), operands as `operands` says (kOperand* in
+// sgemm_tile_rules.h: the edge kernel reads only C's bits, the kernel of any operands all), K split
 // `splits` ways (1: not split). A split launch, and a K = 0 one, starts with the scale pass,
 // which uses no shared memory. The edge kernel runs data-parallel whatever the tile's
 // STREAMK, so it needs no persistent blocks.

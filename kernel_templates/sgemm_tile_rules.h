@@ -203,6 +203,14 @@ SGEMM_TUNE_HD constexpr bool shape_fits_tile(const SgemmTile &t, long long M, lo
   return t.STREAMK || M / t.BM <= kMaxGridY;
 }
 
+// The fast kernel also keeps offsets within a tile's rows in ints: a row index times a
+// leading dimension, below BM * lda, BK * ldb and WM * ldc.
+SGEMM_TUNE_HD constexpr bool leading_dimensions_fit_tile(const SgemmTile &t, long long lda, long long ldb,
+                                                         long long ldc) {
+  if (t.BM < 1 || t.BK < 1 || t.WM < 1) return false;
+  return lda <= kIntMax / t.BM && ldb <= kIntMax / t.BK && ldc <= kIntMax / t.WM;
+}
+
 // The edge kernel (sgemm_double_buffered_edges) takes any shape whose whole tiles, rounded
 // up, would fit the fast kernel's int arithmetic, and always runs data-parallel, so its
 // rounded-up rows of tiles must fit the grid's y dimension too.

@@ -190,8 +190,10 @@ sgemm_pack(int rows, int cols, const float *__restrict__ src, int ld, int trans,
 inline cudaError_t launch_pack(int rows, int cols, const float *src, int ld, bool trans, float *dst, int ldd,
                                cudaStream_t stream) {
   const dim3 grid(static_cast<unsigned>((cols + 31) / 32), static_cast<unsigned>((rows + 31) / 32));
-  sgemm_pack<<<grid, dim3(32, 8), 0, stream>>>(rows, cols, src, ld, trans ? 1 : 0, dst, ldd);
-  return cudaGetLastError();
+  int transposed = trans ? 1 : 0;
+  void *args[] = {&rows, &cols, &src, &ld, &transposed, &dst, &ldd};
+  // cudaLaunchKernel returns this launch's error, never one an earlier call left behind.
+  return cudaLaunchKernel(reinterpret_cast<const void *>(&sgemm_pack<>), grid, dim3(32, 8), args, 0, stream);
 }
 
 // Whether a product can be packed: the stream-ordered allocator on this device, and packing
@@ -367,7 +369,7 @@ struct Route {
   int device;
   TableRule rule;             // whose tunings answered
   const TunedKernel *kernel;  // the tuned entry, for the tuned paths
-  LoadedCode *code;           // its code, for tuned_cubin and tuned_edges_cubin
+  LoadedCode *code;           // the loaded code of the kernel the path launches (cubin paths)
   int splits;                 // K split this many ways (edge paths)
   double predicted_ps;        // the selection's prediction; 0 for an exact match
 };
@@ -393,7 +395,12 @@ inline cudaError_t route(const GpuTable *gpus, int gpu_count, const RowMajorGemm
     sgemm_tune_kernels::TunedShape shapes[kMaxEntries];
     const int n = table.count < kMaxEntries ? table.count : kMaxEntries;
     for (int i = 0; i < n; ++i) shapes[i] = table.kernels[i].shape;
-    const sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_kernel(shapes, n, g.M, g.N, g.K, fast_layout, sms);
+    sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_kernel(shapes, n, g.M, g.N, g.K, fast_layout, sms);
+    // Leading dimensions too long for the fast kernel's int offsets: the edge kernels
+    // address in 64 bits.
+    if (s.entry >= 0 && !s.edges &&
+        !sgemm_tune_kernels::leading_dimensions_fit_tile(shapes[s.entry].tile, g.lda, g.ldb, g.ldc))
+      s = sgemm_tune_kernels::select_kernel(shapes, n, g.M, g.N, g.K, false, sms);
     if (s.entry >= 0) {
       const TunedKernel &k = table.kernels[s.entry];
       out->rule = found.rule;
@@ -402,7 +409,8 @@ inline cudaError_t route(const GpuTable *gpus, int gpu_count, const RowMajorGemm
       out->predicted_ps = s.predicted_ps;
       const sgemm_tune_kernels::PackPlan p = sgemm_tune_kernels::pack_plan(g);
       const bool pack = s.edges && needs_any_kernel(product) && can_pack(g, out->device) &&
-                        sgemm_tune_kernels::pack_is_faster(s.predicted_ps, p.a ? g.M * g.K : 0, p.b ? g.K * g.N : 0);
+                        sgemm_tune_kernels::pack_is_faster(s.predicted_ps, p.a ? static_cast<long long>(g.M) * g.K : 0,
+                                                           p.b ? static_cast<long long>(g.K) * g.N : 0);
       if (pack) {
         out->code = &table.edges_code[s.entry];
         out->path = k.edges_cubin != nullptr ? Path::tuned_packed_cubin : Path::tuned_packed_source;
@@ -419,9 +427,17 @@ inline cudaError_t route(const GpuTable *gpus, int gpu_count, const RowMajorGemm
       return cudaSuccess;
     }
   }
-  // K = 0: the edge kernel's scale pass alone (C = beta C); an empty C: nothing runs.
-  if (g.K == 0 || g.M == 0 || g.N == 0) return cudaSuccess;
-  const sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_kernel(&kDefaultEntry, 1, g.M, g.N, g.K, fast_layout, sms);
+  // An empty C: nothing runs. K = 0: the default tile's scale pass alone (C = beta C), whose
+  // grid has a row of blocks per tile row.
+  if (g.M == 0 || g.N == 0) return cudaSuccess;
+  if (g.K == 0)
+    return sgemm_tune_kernels::shape_fits_tile_edges(sgemm_tune_kernels::kDefaultTile, g.M, g.N, 1)
+               ? cudaSuccess
+               : cudaErrorInvalidValue;
+  const bool default_fast = fast_layout && sgemm_tune_kernels::leading_dimensions_fit_tile(
+                                               sgemm_tune_kernels::kDefaultTile, g.lda, g.ldb, g.ldc);
+  const sgemm_tune_kernels::Selection s =
+      sgemm_tune_kernels::select_kernel(&kDefaultEntry, 1, g.M, g.N, g.K, default_fast, sms);
   if (s.entry < 0) return cudaErrorInvalidValue;  // beyond what the default tile's int arithmetic takes
   out->path = s.edges ? Path::default_edges : Path::default_fast;
   out->splits = s.splits;
@@ -445,6 +461,23 @@ inline cudaError_t route(const GpuTable *gpus, int gpu_count, sgemm_tune::Layout
                out);
 }
 
+// The packed paths: the operands packed, then the entry's edge kernel; where no workspace
+// can be had, the entry's kernel of any operands, which needs none.
+inline cudaError_t launch_packed(const GpuTable *gpus, int gpu_count, const Route &r, const RowMajorGemm &g,
+                                 cudaStream_t stream) {
+  const TunedKernel &k = *r.kernel;
+  const cudaError_t packed =
+      r.path == Path::tuned_packed_cubin
+          ? run_packed(g, stream,
+                       [&](const RowMajorGemm &p) { return launch_edges_cubin(k, *r.code, r.device, p, r.splits, stream); })
+          : run_packed(g, stream, [&](const RowMajorGemm &p) { return k.edges_source(p, r.splits, stream); });
+  if (packed != cudaErrorMemoryAllocation) return packed;
+  cudaGetLastError();  // the failed allocation's, which the fallback answers
+  const GpuTable *table = table_for_device(gpus, gpu_count, r.device).table;
+  if (k.any_cubin == nullptr || table == nullptr) return k.any_source(g, r.splits, stream);
+  return launch_edges_cubin(k, table->any_code[&k - table->kernels], r.device, g, r.splits, stream);
+}
+
 // C = alpha op(A) op(B) + beta C for the row-major product `g` (sgemm_blas_call.h), on
 // `stream`. Arguments check_gemm refuses give cudaErrorInvalidValue before any CUDA call.
 inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, const RowMajorGemm &g, cudaStream_t stream) {
@@ -452,6 +485,12 @@ inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, const RowMajorGemm
     case sgemm_tune_kernels::GemmCheck::invalid: return cudaErrorInvalidValue;
     case sgemm_tune_kernels::GemmCheck::nothing_to_do: return cudaSuccess;
     case sgemm_tune_kernels::GemmCheck::run: break;
+  }
+  if (g.alpha == 0.0f && g.K > 0) {
+    // BLAS: with alpha = 0, A and B are not read (NaN in them stays out of C): C = beta C.
+    RowMajorGemm scale = g;
+    scale.K = 0;
+    return sgemm(gpus, gpu_count, scale, stream);
   }
   Route r;
   const cudaError_t e = route(gpus, gpu_count, g, &r);
@@ -464,12 +503,7 @@ inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, const RowMajorGemm
     case Path::tuned_any_cubin: return launch_edges_cubin(*r.kernel, *r.code, r.device, g, r.splits, stream);
     case Path::tuned_any_source: return r.kernel->any_source(g, r.splits, stream);
     case Path::tuned_packed_cubin:
-      return run_packed(g, stream, [&](const RowMajorGemm &packed) {
-        return launch_edges_cubin(*r.kernel, *r.code, r.device, packed, r.splits, stream);
-      });
-    case Path::tuned_packed_source:
-      return run_packed(g, stream,
-                        [&](const RowMajorGemm &packed) { return r.kernel->edges_source(packed, r.splits, stream); });
+    case Path::tuned_packed_source: return launch_packed(gpus, gpu_count, r, g, stream);
     case Path::default_fast: return launch_default(g, false, 1, stream);
     case Path::default_edges: break;
   }

@@ -103,6 +103,9 @@ TEST(BlasCall, SizesAndPointers) {
   // The shorthand's dense leading dimensions pass even when a size is 0.
   EXPECT_EQ(check_gemm(dense_row_major(4, 4, 0, 1.0f, nullptr, nullptr, 0.0f, c)), GemmCheck::run);
   EXPECT_EQ(check_gemm(dense_row_major(0, 0, 0, 1.0f, nullptr, nullptr, 0.0f, nullptr)), GemmCheck::nothing_to_do);
+  // With alpha = 0 the product is C = beta C: A and B are not read, so they may be null.
+  EXPECT_EQ(check_gemm(dense_row_major(4, 4, 4, 0.0f, nullptr, nullptr, 0.5f, c)), GemmCheck::run);
+  EXPECT_EQ(check_gemm(dense_row_major(4, 4, 4, 1.0f, nullptr, nullptr, 0.5f, c)), GemmCheck::invalid);
   EXPECT_EQ(check_gemm(dense_row_major(-1, 4, 4, 1.0f, p, p, 0.0f, c)), GemmCheck::invalid);
 }
 
@@ -196,6 +199,17 @@ TEST(BlasCall, EdgeOperandBitsFollowTheRowMajorProduct) {
   EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 8, 8, 8, 1, 0), kOperandScalar);
   EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 8, 8, 8, 0, 2), kOperandScalar);
   EXPECT_EQ(bits(Layout::RowMajor, Op::Trans, Op::NoTrans, 8, 12, 8, 0, 3), kOperandTransA | kOperandScalar);
+}
+
+// The fast kernel's int offsets bound the leading dimensions it takes: a row index within a
+// tile times its leading dimension stays below 2^31.
+TEST(BlasCall, LeadingDimensionsTooLongForTheFastKernelAreRefusedByItsRule) {
+  const SgemmTile t{128, 128, 32, 64, 64, 2, 8, 8, 2, 0, 0};
+  EXPECT_TRUE(leading_dimensions_fit_tile(t, 4096, 4096, 4096));
+  EXPECT_TRUE(leading_dimensions_fit_tile(t, 2147483647 / 128, 2147483647 / 32, 2147483647 / 64));
+  EXPECT_FALSE(leading_dimensions_fit_tile(t, 2147483647 / 128 + 1, 4096, 4096));
+  EXPECT_FALSE(leading_dimensions_fit_tile(t, 4096, 70000000, 4096));  // 31 rows of B past 2^31
+  EXPECT_FALSE(leading_dimensions_fit_tile(t, 4096, 4096, 2147483647 / 64 + 1));
 }
 
 // Both operands transposed: the edge kernel runs C^T = B A, untransposed, into C transposed.
