@@ -1,8 +1,8 @@
 // The BLAS call of generated headers (kernel_templates/sgemm_blas_call.h), on the CPU: the
 // argument checks against CBLAS's table of leading dimensions, the reduction of every
-// layout and op pair to one row-major product (computed both ways on the CPU, through the
-// stride pairs the bounds-checked kernel reads with), and which calls the fast kernel may
-// read.
+// layout and op pair to one row-major product (computed both ways on the CPU, reading the
+// operands as the edge kernels do), which calls the fast kernel may read, and how the edge
+// kernels are told the rest (operand bits, the (T, T) rewrite, packing).
 #include <algorithm>
 #include <random>
 #include <string>

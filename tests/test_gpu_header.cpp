@@ -2,8 +2,8 @@
 // program, built the way a user's build compiles it) and run through each of its paths,
 // every result checked against cuBLAS by the example itself (beta = 0 over a NaN-filled C,
 // and beta = 0.5): the machine code that was timed, the same tiles compiled from source,
-// their edge variants for a shape no tuned tile divides with aligned rows, and the
-// bounds-checked default for one whose rows are not aligned. Skips, saying so, on a
+// their edge kernels for a shape no tuned tile divides with aligned rows, and the kernel of
+// any operands (or packing) for one whose rows are not aligned. Skips, saying so, on a
 // machine without a usable GPU or without nvcc.
 #include <algorithm>
 #include <filesystem>

@@ -110,10 +110,9 @@ TEST(NvrtcCompile, TileRejectedOnlyByThePreparePassFailsToCompile) {
   }
 }
 
-// What NVRTC's time for a tile grows with, roughly (2 to 4 ms a unit): the bounds-checked
-// kernel unrolls all BK steps of the FFMAs and fragment loads, the fast one 8 of them (with
-// more accumulators than registers, ptxas works hardest there), and its prologue STAGES - 1
-// loads of the A and B tiles.
+// What NVRTC's time for a tile grows with, roughly (2 to 4 ms a unit): the FFMAs and
+// fragment loads of the unrolled K steps (with more accumulators than registers, ptxas works
+// hardest there), and the prologue's STAGES - 1 loads of the A and B tiles.
 long long compile_cost(const SgemmTile &t) {
   const int threads = sgemm_tune_kernels::tile_threads(t);
   const int wmiter = sgemm_tune_kernels::tile_warp_m_iterations(t);

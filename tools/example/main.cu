@@ -1,7 +1,7 @@
 // Multiplies with sgemm_tuned() from a generated header, checks every result against
 // cuBLAS on the same random operands (beta = 0 over a NaN-filled C, and beta = 0.5), and
 // prints both speeds and which of the header's paths served (tuned machine code, a tuned
-// tile compiled from source, or the default tile on the fast or bounds-checked kernel).
+// tile compiled from source, an edge kernel, or the default tile).
 //   sgemm_tuned_example [MxNxK ...]   (default: 4096x4096x4096 1000x1000x1000 4097x513x77 1x1x1)
 #include <algorithm>
 #include <cmath>
