@@ -134,13 +134,15 @@ __device__ __forceinline__ void store4(float4 *dst, float4 out, float beta, bool
 // C(row, col .. col + 3) = out (+ beta * C where readC), or += out where `accumulate` (a
 // split of K adding its part atomically), only the elements inside rows x cols: a vector
 // access when all four are and `vec` says C's rows are 16-byte aligned, else one scalar
-// access per element inside.
+// access per element inside. With transC, C is stored transposed (the product's element
+// (row, col) at C[col * ldc + row]), and the four lie ldc apart: scalar accesses.
 __device__ __forceinline__ void store4_guarded(float *__restrict__ C, int ldc, int row, int col, int rows, int cols,
                                                float4 out, float beta, bool readC, bool vec = true,
-                                               bool accumulate = false) {
+                                               bool accumulate = false, bool transC = false) {
   if (row >= rows || col >= cols) return;
-  float *p = C + static_cast<long long>(row) * ldc + col;
-  if (vec && cols - col >= 4) {
+  float *p = transC ? C + static_cast<long long>(col) * ldc + row : C + static_cast<long long>(row) * ldc + col;
+  const long long step = transC ? ldc : 1;
+  if (!transC && vec && cols - col >= 4) {
     if (accumulate)
       atomic_add4(reinterpret_cast<float4 *>(p), out);
     else
@@ -151,10 +153,11 @@ __device__ __forceinline__ void store4_guarded(float *__restrict__ C, int ldc, i
 #pragma unroll
   for (int j = 0; j < 4; ++j) {
     if (j >= cols - col) break;
+    float *e = p + j * step;
     if (accumulate)
-      atomicAdd(p + j, v[j]);
+      atomicAdd(e, v[j]);
     else
-      p[j] = readC ? v[j] + beta * p[j] : v[j];
+      *e = readC ? v[j] + beta * *e : v[j];
   }
 }
 
@@ -205,24 +208,6 @@ __device__ void scale_tile(int M, int N, float beta, float *__restrict__ C, int 
     if (row >= M || col >= N) continue;
     float *p = transC ? C + static_cast<long long>(col) * ldc + row : C + static_cast<long long>(row) * ldc + col;
     *p = beta == 0.0f ? 0.0f : beta * *p;
-  }
-}
-
-// C(col + j, row) for j = 0 .. 3, of a product stored transposed (C's rows are the product's
-// columns): out (+ beta * C where readC), or += out where `accumulate`, only the elements
-// inside rows x cols. Scalar accesses, ldc apart.
-__device__ __forceinline__ void store4_transposed(float *__restrict__ C, int ldc, int row, int col, int rows,
-                                                  int cols, float4 out, float beta, bool readC, bool accumulate) {
-  if (row >= rows) return;
-  const float v[4] = {out.x, out.y, out.z, out.w};
-#pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    if (col + j >= cols) break;
-    float *p = C + static_cast<long long>(col + j) * ldc + row;
-    if (accumulate)
-      atomicAdd(p, v[j]);
-    else
-      *p = readC ? v[j] + beta * *p : v[j];
   }
 }
 
@@ -569,10 +554,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
             if constexpr (kEdges) {
               const int row = tileRow * BM + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + m;
               const int col = tileCol * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + n;
-              if (transC)
-                detail::store4_transposed(C, ldc, row, col, M, N, out, beta, readC, accumulate);
-              else
-                detail::store4_guarded(C, ldc, row, col, M, N, out, beta, readC, vecC, accumulate);
+              detail::store4_guarded(C, ldc, row, col, M, N, out, beta, readC, vecC, accumulate, transC);
               continue;
             }
             if (kStreamK && accumulate) {
