@@ -131,25 +131,27 @@ inline cudaError_t launch_edges_kernel(const void *kernel, const SgemmTile &t, c
                                                g.beta, g.C, g.ldc, e.operands, stream);
 }
 
-// The edge kernel (plain operands) and the kernel of any operands, from source.
-template <SGEMM_TUNE_TILE_PARAMS>
-cudaError_t launch_edges(const RowMajorGemm &g, int splits, cudaStream_t stream) {
-  constexpr SgemmTile t{SGEMM_TUNE_TILE_ARGS};
-  const void *kernel =
-      reinterpret_cast<const void *>(&sgemm_tune_kernels::sgemm_double_buffered_edges<SGEMM_TUNE_TILE_ARGS>);
+// An edge kernel of tile t compiled into the program, its shared-memory limit raised first.
+inline cudaError_t launch_compiled_edges(const void *kernel, const SgemmTile &t, const RowMajorGemm &g, int splits,
+                                         cudaStream_t stream) {
   const cudaError_t e = sgemm_tune_kernels::set_tile_smem_limit(kernel, t);
   if (e != cudaSuccess) return e;
   return launch_edges_kernel(kernel, t, g, splits, stream);
 }
 
+// The edge kernel (plain operands) and the kernel of any operands, from source.
+template <SGEMM_TUNE_TILE_PARAMS>
+cudaError_t launch_edges(const RowMajorGemm &g, int splits, cudaStream_t stream) {
+  return launch_compiled_edges(
+      reinterpret_cast<const void *>(&sgemm_tune_kernels::sgemm_double_buffered_edges<SGEMM_TUNE_TILE_ARGS>),
+      SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, stream);
+}
+
 template <SGEMM_TUNE_TILE_PARAMS>
 cudaError_t launch_any(const RowMajorGemm &g, int splits, cudaStream_t stream) {
-  constexpr SgemmTile t{SGEMM_TUNE_TILE_ARGS};
-  const void *kernel =
-      reinterpret_cast<const void *>(&sgemm_tune_kernels::sgemm_double_buffered_any<SGEMM_TUNE_TILE_ARGS>);
-  const cudaError_t e = sgemm_tune_kernels::set_tile_smem_limit(kernel, t);
-  if (e != cudaSuccess) return e;
-  return launch_edges_kernel(kernel, t, g, splits, stream);
+  return launch_compiled_edges(
+      reinterpret_cast<const void *>(&sgemm_tune_kernels::sgemm_double_buffered_any<SGEMM_TUNE_TILE_ARGS>),
+      SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, stream);
 }
 
 // Whether a product needs the kernel of any operands (or packing), rather than the edge
@@ -407,14 +409,15 @@ inline cudaError_t route(const GpuTable *gpus, int gpu_count, const RowMajorGemm
       out->kernel = &k;
       out->splits = s.splits;
       out->predicted_ps = s.predicted_ps;
+      const bool any = s.edges && needs_any_kernel(product);
       const sgemm_tune_kernels::PackPlan p = sgemm_tune_kernels::pack_plan(g);
-      const bool pack = s.edges && needs_any_kernel(product) && can_pack(g, out->device) &&
+      const bool pack = any && can_pack(g, out->device) &&
                         sgemm_tune_kernels::pack_is_faster(s.predicted_ps, p.a ? static_cast<long long>(g.M) * g.K : 0,
                                                            p.b ? static_cast<long long>(g.K) * g.N : 0);
       if (pack) {
         out->code = &table.edges_code[s.entry];
         out->path = k.edges_cubin != nullptr ? Path::tuned_packed_cubin : Path::tuned_packed_source;
-      } else if (s.edges && needs_any_kernel(product)) {
+      } else if (any) {
         out->code = &table.any_code[s.entry];
         out->path = k.any_cubin != nullptr ? Path::tuned_any_cubin : Path::tuned_any_source;
       } else if (s.edges) {
