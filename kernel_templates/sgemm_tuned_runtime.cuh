@@ -376,6 +376,53 @@ struct Route {
   double predicted_ps;        // the selection's prediction; 0 for an exact match
 };
 
+constexpr int kMaxEntries = 256;
+
+// The shapes of a table's entries, as the selection rule reads them; returns their count.
+inline int table_shapes(const GpuTable &table, sgemm_tune_kernels::TunedShape *shapes) {
+  const int n = table.count < kMaxEntries ? table.count : kMaxEntries;
+  for (int i = 0; i < n; ++i) shapes[i] = table.kernels[i].shape;
+  return n;
+}
+
+// Whether operands the edge kernel cannot read are packed into a workspace first.
+enum class Packing {
+  when_faster,  // where pack_is_faster predicts it (what sgemm_tuned does)
+  never,        // the kernel of any operands reads them as they lie
+  always,       // wherever a workspace can be had
+};
+
+// The path of selection `s` of `table` for `product` (out->device set): which of the
+// entry's kernels runs, and whether operands are packed first.
+inline void route_selection(const GpuTable &table, const sgemm_tune_kernels::Selection &s, const RowMajorGemm &product,
+                            Packing packing, Route *out) {
+  const RowMajorGemm &g = sgemm_tune_kernels::edge_product(product).g;
+  const TunedKernel &k = table.kernels[s.entry];
+  out->kernel = &k;
+  out->splits = s.edges ? s.splits : 1;
+  out->predicted_ps = s.predicted_ps;
+  const bool any = s.edges && needs_any_kernel(product);
+  const sgemm_tune_kernels::PackPlan p = sgemm_tune_kernels::pack_plan(g);
+  const bool pack =
+      any && packing != Packing::never && can_pack(g, out->device) &&
+      (packing == Packing::always ||
+       sgemm_tune_kernels::pack_is_faster(s.predicted_ps, p.a ? static_cast<long long>(g.M) * g.K : 0,
+                                          p.b ? static_cast<long long>(g.K) * g.N : 0));
+  if (pack) {
+    out->code = &table.edges_code[s.entry];
+    out->path = k.edges_cubin != nullptr ? Path::tuned_packed_cubin : Path::tuned_packed_source;
+  } else if (any) {
+    out->code = &table.any_code[s.entry];
+    out->path = k.any_cubin != nullptr ? Path::tuned_any_cubin : Path::tuned_any_source;
+  } else if (s.edges) {
+    out->code = &table.edges_code[s.entry];
+    out->path = k.edges_cubin != nullptr ? Path::tuned_edges_cubin : Path::tuned_edges_source;
+  } else {
+    out->code = &table.code[s.entry];
+    out->path = k.cubin != nullptr ? Path::tuned_cubin : Path::tuned_source;
+  }
+}
+
 // The code that serves the product `product` on the current device (check_gemm(product) is
 // run: the checks come first). Kernels are chosen for the shape the edge kernel computes
 // (edge_product: M and N swap when both operands are transposed).
@@ -393,10 +440,8 @@ inline cudaError_t route(const GpuTable *gpus, int gpu_count, const RowMajorGemm
   if (found.table != nullptr && g.K > 0) {
     const GpuTable &table = *found.table;
     // The selection rule reads shapes from a contiguous array.
-    constexpr int kMaxEntries = 256;
     sgemm_tune_kernels::TunedShape shapes[kMaxEntries];
-    const int n = table.count < kMaxEntries ? table.count : kMaxEntries;
-    for (int i = 0; i < n; ++i) shapes[i] = table.kernels[i].shape;
+    const int n = table_shapes(table, shapes);
     sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_kernel(shapes, n, g.M, g.N, g.K, fast_layout, sms);
     // Leading dimensions too long for the fast kernel's int offsets: the edge kernels
     // address in 64 bits.
@@ -404,29 +449,8 @@ inline cudaError_t route(const GpuTable *gpus, int gpu_count, const RowMajorGemm
         !sgemm_tune_kernels::leading_dimensions_fit_tile(shapes[s.entry].tile, g.lda, g.ldb, g.ldc))
       s = sgemm_tune_kernels::select_kernel(shapes, n, g.M, g.N, g.K, false, sms);
     if (s.entry >= 0) {
-      const TunedKernel &k = table.kernels[s.entry];
       out->rule = found.rule;
-      out->kernel = &k;
-      out->splits = s.splits;
-      out->predicted_ps = s.predicted_ps;
-      const bool any = s.edges && needs_any_kernel(product);
-      const sgemm_tune_kernels::PackPlan p = sgemm_tune_kernels::pack_plan(g);
-      const bool pack = any && can_pack(g, out->device) &&
-                        sgemm_tune_kernels::pack_is_faster(s.predicted_ps, p.a ? static_cast<long long>(g.M) * g.K : 0,
-                                                           p.b ? static_cast<long long>(g.K) * g.N : 0);
-      if (pack) {
-        out->code = &table.edges_code[s.entry];
-        out->path = k.edges_cubin != nullptr ? Path::tuned_packed_cubin : Path::tuned_packed_source;
-      } else if (any) {
-        out->code = &table.any_code[s.entry];
-        out->path = k.any_cubin != nullptr ? Path::tuned_any_cubin : Path::tuned_any_source;
-      } else if (s.edges) {
-        out->code = &table.edges_code[s.entry];
-        out->path = k.edges_cubin != nullptr ? Path::tuned_edges_cubin : Path::tuned_edges_source;
-      } else {
-        out->code = &table.code[s.entry];
-        out->path = k.cubin != nullptr ? Path::tuned_cubin : Path::tuned_source;
-      }
+      route_selection(table, s, product, Packing::when_faster, out);
       return cudaSuccess;
     }
   }
@@ -481,6 +505,24 @@ inline cudaError_t launch_packed(const GpuTable *gpus, int gpu_count, const Rout
   return launch_edges_cubin(k, table->any_code[&k - table->kernels], r.device, g, r.splits, stream);
 }
 
+// Runs the product `g` (check_gemm said `run`, alpha is not 0) as route `r` says.
+inline cudaError_t launch_route(const GpuTable *gpus, int gpu_count, const Route &r, const RowMajorGemm &g,
+                                cudaStream_t stream) {
+  switch (r.path) {
+    case Path::tuned_cubin: return launch_cubin(*r.kernel, *r.code, r.device, g, stream);
+    case Path::tuned_source: return r.kernel->source(g, 1, stream);
+    case Path::tuned_edges_cubin: return launch_edges_cubin(*r.kernel, *r.code, r.device, g, r.splits, stream);
+    case Path::tuned_edges_source: return r.kernel->edges_source(g, r.splits, stream);
+    case Path::tuned_any_cubin: return launch_edges_cubin(*r.kernel, *r.code, r.device, g, r.splits, stream);
+    case Path::tuned_any_source: return r.kernel->any_source(g, r.splits, stream);
+    case Path::tuned_packed_cubin:
+    case Path::tuned_packed_source: return launch_packed(gpus, gpu_count, r, g, stream);
+    case Path::default_fast: return launch_default(g, false, 1, stream);
+    case Path::default_edges: break;
+  }
+  return launch_default(g, true, r.splits, stream);
+}
+
 // C = alpha op(A) op(B) + beta C for the row-major product `g` (sgemm_blas_call.h), on
 // `stream`. Arguments check_gemm refuses give cudaErrorInvalidValue before any CUDA call.
 inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, const RowMajorGemm &g, cudaStream_t stream) {
@@ -498,19 +540,42 @@ inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, const RowMajorGemm
   Route r;
   const cudaError_t e = route(gpus, gpu_count, g, &r);
   if (e != cudaSuccess) return e;
-  switch (r.path) {
-    case Path::tuned_cubin: return launch_cubin(*r.kernel, *r.code, r.device, g, stream);
-    case Path::tuned_source: return r.kernel->source(g, 1, stream);
-    case Path::tuned_edges_cubin: return launch_edges_cubin(*r.kernel, *r.code, r.device, g, r.splits, stream);
-    case Path::tuned_edges_source: return r.kernel->edges_source(g, r.splits, stream);
-    case Path::tuned_any_cubin: return launch_edges_cubin(*r.kernel, *r.code, r.device, g, r.splits, stream);
-    case Path::tuned_any_source: return r.kernel->any_source(g, r.splits, stream);
-    case Path::tuned_packed_cubin:
-    case Path::tuned_packed_source: return launch_packed(gpus, gpu_count, r, g, stream);
-    case Path::default_fast: return launch_default(g, false, 1, stream);
-    case Path::default_edges: break;
-  }
-  return launch_default(g, true, r.splits, stream);
+  return launch_route(gpus, gpu_count, r, g, stream);
+}
+
+// A route the caller chooses instead of the selection, for benchmarks that time every kernel
+// the selection could have picked (tools/bench_shapes --sweep): entry `entry` of the current
+// device's tunings, on its fast kernel or, where `edges`, its edge kernel (or kernel of any
+// operands) with K split `splits` ways, operands packed as `packing` says. Returns
+// cudaErrorInvalidValue, before any launch, where that kernel cannot run the product;
+// check_gemm(product) must have said `run`.
+inline cudaError_t route_choice(const GpuTable *gpus, int gpu_count, const RowMajorGemm &product, int entry, bool edges,
+                                int splits, Packing packing, Route *out) {
+  const RowMajorGemm &g = sgemm_tune_kernels::edge_product(product).g;
+  *out = Route{Path::default_edges, 0, TableRule::none, nullptr, nullptr, 1, 0.0};
+  cudaError_t e = cudaGetDevice(&out->device);
+  if (e != cudaSuccess) return e;
+  int sms = 0;
+  e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, out->device);
+  if (e != cudaSuccess) return e;
+  const DeviceTable found = table_for_device(gpus, gpu_count, out->device);
+  if (found.table == nullptr || entry < 0 || entry >= found.table->count || entry >= kMaxEntries || g.K <= 0)
+    return cudaErrorInvalidValue;
+  const sgemm_tune_kernels::TunedShape &shape = found.table->kernels[entry].shape;
+  const SgemmTile &t = shape.tile;
+  const long long slices = (static_cast<long long>(g.K) + t.BK - 1) / t.BK;
+  const bool fits =
+      edges ? sgemm_tune_kernels::shape_fits_tile_edges(t, g.M, g.N, g.K) && splits >= 1 && splits <= slices &&
+                  splits <= sgemm_tune_kernels::kMaxSplitK
+            : sgemm_tune_kernels::fast_kernel_layout(product) && sgemm_tune_kernels::shape_fits_tile(t, g.M, g.N, g.K) &&
+                  sgemm_tune_kernels::leading_dimensions_fit_tile(t, g.lda, g.ldb, g.ldc);
+  if (!fits) return cudaErrorInvalidValue;
+  const int n = edges ? splits : 1;
+  const sgemm_tune_kernels::Selection s{sgemm_tune_kernels::SelectKind::predicted, entry, edges, n,
+                                        sgemm_tune_kernels::predict_time(shape, g.M, g.N, g.K, sms, edges, n)};
+  out->rule = found.rule;
+  route_selection(*found.table, s, product, packing, out);
+  return cudaSuccess;
 }
 
 }  // namespace sgemm_tune_runtime

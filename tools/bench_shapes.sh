@@ -7,7 +7,9 @@
 #   OUT=/tmp/out tools/bench_shapes.sh [TUNE-TIME-LIMIT-SECONDS]
 # Environment: SPACE (default search_spaces/suite.json), DB (an existing database: no
 # tuning), SEED (default 1), COUNT (default 48), BIN (the prebuilt sgemm-tune's folder,
-# default .device), CUDA_ARCHITECTURES (default: the GPU in hand). Exit status: the
+# default .device), CUDA_ARCHITECTURES (default: the GPU in hand), SWEEP_SECONDS (then, after
+# the benchmark, time every kernel the selection could pick for each problem, for at most
+# this long, into $OUT/sweep.csv: bench_shapes --sweep). Exit status: the
 # benchmark's (1 if any problem failed, 2 a CUDA error), else 1 naming the step that failed.
 set -uo pipefail
 : "${OUT:?set OUT to the folder for logs}"
@@ -51,4 +53,10 @@ rm -rf "$work/build"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || { echo "self-test failed" | tee -a "$OUT/shapes.txt"; exit 1; }
 
 "$work/build/bench_shapes" --seed "$SEED" --count "$COUNT" 2>&1 | tee -a "$OUT/shapes.txt"
-exit "${PIPESTATUS[0]}"
+rc=${PIPESTATUS[0]}
+if [[ -n "${SWEEP_SECONDS:-}" ]]; then
+  "$work/build/bench_shapes" --sweep --sweep-seconds "$SWEEP_SECONDS" --seed "$SEED" --count "$COUNT" \
+    >"$OUT/sweep.csv" 2>&1
+  echo "sweep exit $?: $(grep -c '^choice,' "$OUT/sweep.csv") choices; $(tail -1 "$OUT/sweep.csv")" | tee -a "$OUT/shapes.txt"
+fi
+exit "$rc"

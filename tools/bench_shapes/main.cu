@@ -6,6 +6,8 @@
 // geometric means of cuBLAS time / tuned time and the worst problem; exit 1 if any failed.
 //   bench_shapes [--seed S] [--count N]   (default seed 1, 48 random problems; needs a GPU)
 //   bench_shapes --self-test [--seed S] [--count N]   the cuBLAS mapping and the problem set, no GPU
+//   bench_shapes --sweep [--seed S] [--count N] [--sweep-seconds T]   every kernel the selection
+//       could pick for each problem, verified and timed, as CSV (sweep.cuh)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -21,127 +23,17 @@
 
 #include SGEMM_TUNED_HEADER
 
-#include "../example/cuda_check.h"
-#include "../example/fill.cuh"
-#include "blas_mapping.h"
+#include "bench_common.cuh"
 #include "problems.h"
 #include "self_test.h"
+#include "sweep.cuh"
 
 namespace {
 
 using namespace bench_shapes;
 
-constexpr float kAlpha = 0.75f;
-constexpr double kTolerance = 1e-4;
-constexpr int kRounds = 5;         // alternating rounds per side; the median is reported
-constexpr double kRoundMs = 2.0;   // each round launches until about this much GPU time
-constexpr int kMaxLaunches = 1000; // per round, for products that take microseconds
-
-// Device memory for one operand: `offset` floats, then the operand's extent (at least one
-// float), so that the operand starts `offset` floats past cudaMalloc's alignment.
-class Buffer {
- public:
-  Buffer(int offset, size_t extent) : offset_(offset), size_(offset + std::max<size_t>(extent, 1)) {
-    CHECK(cudaMalloc(&base_, size_ * sizeof(float)));
-  }
-  ~Buffer() { cudaFree(base_); }
-  Buffer(const Buffer &) = delete;
-  Buffer &operator=(const Buffer &) = delete;
-  float *operand() const { return base_ + offset_; }
-  void fill_random(unsigned long long seed) const {
-    fill<<<1024, 256>>>(base_, size_, seed, 0.0f, true);
-    CHECK(cudaGetLastError());
-  }
-  void fill_nan() const {
-    fill<<<1024, 256>>>(base_, size_, 0, NAN, false);
-    CHECK(cudaGetLastError());
-  }
-  void copy_from(const Buffer &other) const {
-    CHECK(cudaMemcpy(base_, other.base_, size_ * sizeof(float), cudaMemcpyDeviceToDevice));
-  }
-  std::vector<float> read_operand() const {
-    std::vector<float> h(size_ - offset_);
-    CHECK(cudaMemcpy(h.data(), operand(), h.size() * sizeof(float), cudaMemcpyDeviceToHost));
-    return h;
-  }
-
- private:
-  float *base_ = nullptr;
-  int offset_;
-  size_t size_;
-};
-
-cublasOperation_t cublas_op(Op o) { return o == Op::Trans ? CUBLAS_OP_T : CUBLAS_OP_N; }
-
-// The product of `c` by cuBLAS, through the column-major call --self-test checks.
-void cublas_sgemm(cublasHandle_t h, const BlasCall &c, const float *A, const float *B, float beta, float *C) {
-  const ColumnMajorCall cm = column_major_call(c);
-  CHECK_CUBLAS(cublasSgemm(h, cublas_op(cm.op_first), cublas_op(cm.op_second), cm.m, cm.n, cm.k, &kAlpha,
-                           cm.swapped ? B : A, cm.ld_first, cm.swapped ? A : B, cm.ld_second, &beta, C, cm.ldc));
-}
-
 cudaError_t tuned_sgemm(const BlasCall &c, const float *A, const float *B, float beta, float *C) {
   return sgemm_tuned(c.layout, c.op_a, c.op_b, c.M, c.N, c.K, kAlpha, A, c.lda, B, c.ldb, beta, C, c.ldc);
-}
-
-// Relative Frobenius error of C against the reference over the M x N elements (padding
-// between lines is not part of the product); infinite when C holds a NaN or infinity.
-double relative_error(const BlasCall &c, const Buffer &got, const Buffer &want) {
-  const std::vector<float> g = got.read_operand(), w = want.read_operand();
-  const Stored sc = c.c();
-  double diff = 0, norm = 0;
-  for (int line = 0; line < sc.lines(c.layout); ++line)
-    for (int i = 0; i < sc.length(c.layout); ++i) {
-      const size_t at = size_t(line) * c.ldc + i;
-      if (!std::isfinite(g[at])) return INFINITY;
-      const double d = double(g[at]) - w[at];
-      diff += d * d;
-      norm += double(w[at]) * w[at];
-    }
-  return norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
-}
-
-// Milliseconds per launch over `launches` back-to-back launches between two events.
-template <typename F>
-double round_ms(F launch, int launches) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  CHECK(cudaEventRecord(start));
-  for (int i = 0; i < launches; ++i) launch();
-  CHECK(cudaEventRecord(stop));
-  CHECK(cudaEventSynchronize(stop));
-  float ms = 0;
-  CHECK(cudaEventElapsedTime(&ms, start, stop));
-  CHECK(cudaEventDestroy(start));
-  CHECK(cudaEventDestroy(stop));
-  return ms / launches;
-}
-
-int launches_for(double ms_per_launch) {
-  const double n = std::ceil(kRoundMs / std::max(ms_per_launch, 1e-4));
-  return int(std::min<double>(std::max(n, 1.0), kMaxLaunches));
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// Median milliseconds per launch of two sides timed in alternating rounds, so that a drift of
-// the GPU's clock or temperature falls on both alike. One launch of each (after the
-// verification, which loaded every module) sizes the rounds: big products get one launch a
-// round, small ones enough for about kRoundMs.
-template <typename F, typename G>
-std::pair<double, double> paired_medians_ms(F first, G second) {
-  const int n1 = launches_for(round_ms(first, 1)), n2 = launches_for(round_ms(second, 1));
-  std::vector<double> a, b;
-  for (int r = 0; r < kRounds; ++r) {
-    a.push_back(round_ms(first, n1));
-    b.push_back(round_ms(second, n2));
-  }
-  return {median(a), median(b)};
 }
 
 struct Outcome {
@@ -229,7 +121,7 @@ std::string geometric_mean(const std::vector<Problem> &problems, const std::vect
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: bench_shapes [--self-test] [--seed S] [--count N]\n");
+  std::fprintf(stderr, "usage: bench_shapes [--self-test | --sweep [--sweep-seconds T]] [--seed S] [--count N]\n");
   return 2;
 }
 
@@ -239,11 +131,16 @@ int main(int argc, char **argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   uint64_t seed = 1;
   int count = 48;
-  bool self_test = false;
+  bool self_test = false, sweep = false;
+  double sweep_seconds = 300;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--self-test") {
       self_test = true;
+      continue;
+    }
+    if (arg == "--sweep") {
+      sweep = true;
       continue;
     }
     if (i + 1 >= argc) return usage();
@@ -255,6 +152,9 @@ int main(int argc, char **argv) {
       const long n = std::strtol(value, &end, 10);
       if (n < 0 || n > 100000) return usage();
       count = int(n);
+    } else if (arg == "--sweep-seconds") {
+      sweep_seconds = std::strtod(value, &end);
+      if (!(sweep_seconds > 0)) return usage();
     } else {
       return usage();
     }
@@ -272,6 +172,11 @@ int main(int argc, char **argv) {
   cublasHandle_t cublas;
   CHECK_CUBLAS(cublasCreate(&cublas));
   std::printf("GPU: %s; seed %llu\n", prop.name, static_cast<unsigned long long>(seed));
+  if (sweep) {
+    const int failures = run_sweep(cublas, problems, seed, sweep_seconds);
+    CHECK_CUBLAS(cublasDestroy(cublas));
+    return failures ? 1 : 0;
+  }
   describe_problems(problems);
   std::printf("ratio = cuBLAS time / tuned time; errors are relative Frobenius norms against cuBLAS, "
               "beta = 0 over NaN and beta = 0.5; alpha = %g\n",
