@@ -231,10 +231,10 @@ cudaError_t run_packed(const RowMajorGemm &product, cudaStream_t stream, Launch 
 }
 
 // kDefaultTile, for a GPU that was never tuned: as one entry with the rate the seed kernel
-// measured at 4096^3 on the H200 (../FACTS of the project: 45.5 TFLOP/s), which only
-// decides whether a product splits K.
-inline constexpr sgemm_tune_kernels::TunedShape kDefaultEntry{4096, 4096, 4096, sgemm_tune_kernels::kDefaultTile,
-                                                               90.0, 45.5};
+// measured at 4096^3 on the H200 (45.5 TFLOP/s, four blocks to an SM), which only decides
+// whether a product splits K.
+inline constexpr sgemm_tune_kernels::TunedShape kDefaultEntry{
+    4096, 4096, 4096, sgemm_tune_kernels::kDefaultTile, 90.0, 45.5, 4, 0, 0, 0, 0.0};
 
 inline cudaError_t launch_default(const RowMajorGemm &g, bool edges, int splits, cudaStream_t stream) {
   constexpr SgemmTile d = sgemm_tune_kernels::kDefaultTile;
@@ -392,6 +392,45 @@ enum class Packing {
   always,       // wherever a workspace can be had
 };
 
+// Which of an entry's kernels runs a selection.
+enum class KernelKind {
+  fast,    // the timed kernel
+  edges,   // the edge kernel, reading the operands as they lie
+  any,     // the kernel of any operands (transposed, rows not 16-byte aligned)
+  packed,  // the operands packed into a workspace, then the edge kernel
+};
+
+// The kernel that runs selection `s` for `product`; `can_pack`: a workspace can be had
+// (can_pack). No CUDA call: tools/bench_shapes/replay_sweep replays it without a GPU.
+inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const RowMajorGemm &product, Packing packing,
+                              bool can_pack) {
+  if (!s.edges) return KernelKind::fast;
+  if (!needs_any_kernel(product)) return KernelKind::edges;
+  if (packing == Packing::never || !can_pack) return KernelKind::any;
+  if (packing == Packing::always) return KernelKind::packed;
+  const RowMajorGemm &g = sgemm_tune_kernels::edge_product(product).g;
+  const sgemm_tune_kernels::PackPlan p = sgemm_tune_kernels::pack_plan(g);
+  return sgemm_tune_kernels::pack_is_faster(s.predicted_ps, p.a ? static_cast<long long>(g.M) * g.K : 0,
+                                            p.b ? static_cast<long long>(g.K) * g.N : 0)
+             ? KernelKind::packed
+             : KernelKind::any;
+}
+
+// The selection for `product` among `n` entries on a GPU of `sms` SMs (select_kernel on the
+// product the edge kernel computes); entry -1 for none. No CUDA call.
+inline sgemm_tune_kernels::Selection select_for_product(const sgemm_tune_kernels::TunedShape *shapes, int n,
+                                                        const RowMajorGemm &product, int sms) {
+  const RowMajorGemm &g = sgemm_tune_kernels::edge_product(product).g;
+  sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_kernel(
+      shapes, n, g.M, g.N, g.K, sgemm_tune_kernels::fast_kernel_layout(product), sms);
+  // Leading dimensions too long for the fast kernel's int offsets: the edge kernels
+  // address in 64 bits.
+  if (s.entry >= 0 && !s.edges &&
+      !sgemm_tune_kernels::leading_dimensions_fit_tile(shapes[s.entry].tile, g.lda, g.ldb, g.ldc))
+    s = sgemm_tune_kernels::select_kernel(shapes, n, g.M, g.N, g.K, false, sms);
+  return s;
+}
+
 // The path of selection `s` of `table` for `product` (out->device set): which of the
 // entry's kernels runs, and whether operands are packed first.
 inline void route_selection(const GpuTable &table, const sgemm_tune_kernels::Selection &s, const RowMajorGemm &product,
@@ -401,25 +440,23 @@ inline void route_selection(const GpuTable &table, const sgemm_tune_kernels::Sel
   out->kernel = &k;
   out->splits = s.edges ? s.splits : 1;
   out->predicted_ps = s.predicted_ps;
-  const bool any = s.edges && needs_any_kernel(product);
-  const sgemm_tune_kernels::PackPlan p = sgemm_tune_kernels::pack_plan(g);
-  const bool pack =
-      any && packing != Packing::never && can_pack(g, out->device) &&
-      (packing == Packing::always ||
-       sgemm_tune_kernels::pack_is_faster(s.predicted_ps, p.a ? static_cast<long long>(g.M) * g.K : 0,
-                                          p.b ? static_cast<long long>(g.K) * g.N : 0));
-  if (pack) {
-    out->code = &table.edges_code[s.entry];
-    out->path = k.edges_cubin != nullptr ? Path::tuned_packed_cubin : Path::tuned_packed_source;
-  } else if (any) {
-    out->code = &table.any_code[s.entry];
-    out->path = k.any_cubin != nullptr ? Path::tuned_any_cubin : Path::tuned_any_source;
-  } else if (s.edges) {
-    out->code = &table.edges_code[s.entry];
-    out->path = k.edges_cubin != nullptr ? Path::tuned_edges_cubin : Path::tuned_edges_source;
-  } else {
-    out->code = &table.code[s.entry];
-    out->path = k.cubin != nullptr ? Path::tuned_cubin : Path::tuned_source;
+  switch (kernel_kind(s, product, packing, can_pack(g, out->device))) {
+    case KernelKind::packed:
+      out->code = &table.edges_code[s.entry];
+      out->path = k.edges_cubin != nullptr ? Path::tuned_packed_cubin : Path::tuned_packed_source;
+      break;
+    case KernelKind::any:
+      out->code = &table.any_code[s.entry];
+      out->path = k.any_cubin != nullptr ? Path::tuned_any_cubin : Path::tuned_any_source;
+      break;
+    case KernelKind::edges:
+      out->code = &table.edges_code[s.entry];
+      out->path = k.edges_cubin != nullptr ? Path::tuned_edges_cubin : Path::tuned_edges_source;
+      break;
+    case KernelKind::fast:
+      out->code = &table.code[s.entry];
+      out->path = k.cubin != nullptr ? Path::tuned_cubin : Path::tuned_source;
+      break;
   }
 }
 
@@ -442,12 +479,7 @@ inline cudaError_t route(const GpuTable *gpus, int gpu_count, const RowMajorGemm
     // The selection rule reads shapes from a contiguous array.
     sgemm_tune_kernels::TunedShape shapes[kMaxEntries];
     const int n = table_shapes(table, shapes);
-    sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_kernel(shapes, n, g.M, g.N, g.K, fast_layout, sms);
-    // Leading dimensions too long for the fast kernel's int offsets: the edge kernels
-    // address in 64 bits.
-    if (s.entry >= 0 && !s.edges &&
-        !sgemm_tune_kernels::leading_dimensions_fit_tile(shapes[s.entry].tile, g.lda, g.ldb, g.ldc))
-      s = sgemm_tune_kernels::select_kernel(shapes, n, g.M, g.N, g.K, false, sms);
+    const sgemm_tune_kernels::Selection s = select_for_product(shapes, n, product, sms);
     if (s.entry >= 0) {
       out->rule = found.rule;
       route_selection(table, s, product, Packing::when_faster, out);

@@ -12,9 +12,14 @@
 //                 for operands the fast kernel reads, the fast kernel of every entry whose
 //                 tile divides the shape;
 //   3. none:      no entry with a measured rate takes the shape.
-// The prediction is a ranking, not a forecast: it counts the tiles per wave on this GPU's
-// SMs, the work wasted on edge tiles, each block's fixed cost against its K depth, and a
-// split's extra pass and atomic traffic, at the rate the entry was measured at.
+// The prediction is a ranking, not a forecast. It counts each block's K slices and the
+// waves its blocks take on this GPU's SMs, as many blocks to an SM as the tile's residency,
+// a last wave that leaves SMs with fewer warps than their four schedulers want at a lower
+// rate, and a split's extra pass and atomic traffic; it scales all of that by the time of a
+// K slice that the tile was measured at when it ran full waves (the shape of most work it
+// was timed at in its tuning). Its constants were fitted against the measured time of
+// every choice for 59 problems on the H200
+// (bench/results/2026-12-01-h200-selection-sweep).
 #pragma once
 
 #include "sgemm_tile_rules.h"
@@ -32,6 +37,13 @@ struct TunedShape {
   SgemmTile tile;
   double percent_of_cublas;
   double tflops;  // measured at M x N x K; 0: unknown (the prediction then skips the entry)
+  // Blocks of the timed kernel an SM held; 0: unknown (counted as one).
+  int blocks_per_sm;
+  // The same tile timed at the shape of most work in the same tuning, where its blocks ran
+  // full waves on every SM: what the prediction scales from. rate_tflops 0: none recorded
+  // (the entry's own measurement is used).
+  long long rate_M, rate_N, rate_K;
+  double rate_tflops;
 };
 
 // What serves a product: entry `entry` (-1 for none), on its fast kernel or its edge
@@ -46,20 +58,18 @@ struct Selection {
 
 namespace detail {
 
-// The model's constants, from the H200 (bench/NOTES.md): a launch with its ramp up and
-// down; a block's prologue and epilogue, in K slices; the rate at which C is scaled and
-// split parts are added atomically, in bytes per picosecond (TB/s).
+// The model's constants, from the H200 (bench/results/2026-12-01-h200-selection-sweep): a
+// launch with its ramp up and down; a block's prologue and epilogue, in K slices; the rate
+// at which C is scaled and split parts are added atomically, in bytes per picosecond (TB/s).
 constexpr double kLaunchPs = 4.0e6;
 constexpr double kBlockOverheadSlices = 1.0;
 constexpr double kSplitBytesPerPs = 2.0;
+// An SM's issue rate with one or two warps for each of its four schedulers, against three
+// or more: with few warps the latency of shared-memory loads shows.
+constexpr double kOneWarpPerSchedulerRate = 0.8;
+constexpr double kTwoWarpsPerSchedulerRate = 0.95;
 // The fast kernel has no guards: at the same predicted time it wins.
 constexpr double kFastKernelAdvantage = 0.97;
-// A configuration measured with most SMs idle (few tiles at a small shape) is credited at
-// most this factor for its idle SMs: its blocks ran alone on their SMs, and a full wave
-// holds several per SM, which share the SM's issue slots. Without the cap, a small tile
-// tuned at 256^3 was predicted to run 1000^3 at 0.047 ms and took 0.112 ms
-// (bench/results/2026-12-01-h200-shapes-workload, run4).
-constexpr double kMaxIdleCredit = 2.0;
 // The kernel of any operands against the edge kernel at the same tile: measured / predicted
 // time 1.90 against 1.25 in geometric mean over the shapes benchmark
 // (bench/results/2026-12-01-h200-shapes-workload, run3).
@@ -71,51 +81,80 @@ constexpr double kWorkspacePs = 2.0e6;
 // The splits tried: few enough that a call's selection stays cheap.
 constexpr int kSplitChoices[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
 
-// The share of `slots` busy over the waves that `blocks` take: blocks / (waves * slots).
-inline double wave_efficiency(long long blocks, long long slots) {
-  if (slots < 1) slots = 1;
-  const long long waves = (blocks + slots - 1) / slots;
-  return waves < 1 ? 1.0 : static_cast<double>(blocks) / static_cast<double>(waves * slots);
-}
-
 inline long long tiles_over(long long M, long long N, const SgemmTile &t) {
   return ((M + t.BM - 1) / t.BM) * ((N + t.BN - 1) / t.BN);
 }
 
-// The rate, in flop per picosecond (TFLOP/s), at which entry e's tile computes on a full
-// wave: its measured rate with the launch taken out (at most half the time: a measurement
-// is never all overhead) and, for a data-parallel tile, its own tail wave given back (a
-// shape of fewer tiles than SMs: its idle SMs, at most kMaxIdleCredit times).
-inline double full_wave_rate(const TunedShape &e, int sms) {
-  const double flops = 2.0 * static_cast<double>(e.M) * static_cast<double>(e.N) * static_cast<double>(e.K);
-  const double measured = flops / e.tflops;
+inline long long k_slices(long long K, const SgemmTile &t) { return (K + t.BK - 1) / t.BK; }
+
+inline int resident_blocks(const TunedShape &e) { return e.blocks_per_sm > 0 ? e.blocks_per_sm : 1; }
+
+// An SM's issue rate with `warps` resident, relative to every scheduler having three or more.
+inline double sm_rate(double warps) {
+  if (warps <= 0) return 0;
+  const double schedulers = warps < 4 ? warps : 4;
+  const double per_scheduler = warps / schedulers;
+  const double rate = per_scheduler < 1.5   ? kOneWarpPerSchedulerRate
+                      : per_scheduler < 2.5 ? kTwoWarpsPerSchedulerRate
+                                            : 1.0;
+  return schedulers / 4 * rate;
+}
+
+// The time `blocks` blocks of `slices` K slices each take, in units of one block's K slice
+// on an SM holding the tile's full residency: whole waves, then a last wave whose busiest
+// SM holds b of its r blocks and runs each faster, as far as its fewer warps let it.
+inline double block_units(const TunedShape &e, long long blocks, long long slices, int sms) {
+  if (sms < 1) sms = 1;
+  const long long r = resident_blocks(e);
+  const double warps = static_cast<double>(tile_threads(e.tile) / 32);
+  const long long slots = sms * r;
+  const long long waves = blocks / slots, rest = blocks - waves * slots;
+  const double per_block = static_cast<double>(slices) + kBlockOverheadSlices;
+  double units = static_cast<double>(waves) * per_block;
+  if (rest > 0) {
+    const long long b = (rest + sms - 1) / sms;
+    units += per_block * static_cast<double>(b) / static_cast<double>(r) * sm_rate(static_cast<double>(r) * warps) /
+             sm_rate(static_cast<double>(b) * warps);
+  }
+  return units;
+}
+
+// The same for the stream-K fast kernel, which spreads every tile's K slices evenly over
+// one wave of persistent blocks.
+inline double stream_k_units(const TunedShape &e, long long M, long long N, long long K, int sms) {
+  if (sms < 1) sms = 1;
+  const double per_block = static_cast<double>(tiles_over(M, N, e.tile) * k_slices(K, e.tile)) /
+                           static_cast<double>(static_cast<long long>(sms) * resident_blocks(e));
+  return (per_block > 1.0 ? per_block : 1.0) + kBlockOverheadSlices;
+}
+
+// The fast kernel's time on M x N x K in those units.
+inline double fast_units(const TunedShape &e, long long M, long long N, long long K, int sms) {
+  return e.tile.STREAMK ? stream_k_units(e, M, N, K, sms) : block_units(e, tiles_over(M, N, e.tile), k_slices(K, e.tile), sms);
+}
+
+// Picoseconds per unit: the reference measurement (rate_*, else the entry's own) with the
+// launch taken out (at most half of it: a measurement is never all overhead), over its units.
+inline double unit_ps(const TunedShape &e, int sms) {
+  const bool reference = e.rate_tflops > 0 && e.rate_M > 0 && e.rate_N > 0 && e.rate_K > 0;
+  const long long M = reference ? e.rate_M : e.M, N = reference ? e.rate_N : e.N, K = reference ? e.rate_K : e.K;
+  const double tflops = reference ? e.rate_tflops : e.tflops;
+  const double measured = 2.0 * static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K) / tflops;
   const double compute = measured - kLaunchPs > 0.5 * measured ? measured - kLaunchPs : 0.5 * measured;
-  if (e.tile.STREAMK) return flops / compute;  // stream-K spread its K over every SM already
-  const long long tiles = tiles_over(e.M, e.N, e.tile);
-  const double busy = static_cast<double>(tiles) / (sms < 1 ? 1 : sms);
-  const double credit = busy >= 1.0                   ? 1.0 / wave_efficiency(tiles, sms)
-                        : busy > 1.0 / kMaxIdleCredit ? 1.0 / busy
-                                                      : kMaxIdleCredit;
-  return flops / compute * credit;
+  return compute / fast_units(e, M, N, K, sms);
 }
 
 }  // namespace detail
 
 // The predicted time, in picoseconds, of entry e's kernel on M x N x K with `sms` SMs: the
-// edge kernel with K split `splits` ways when `edges`, else the fast kernel (splits 1; a
-// stream-K tile then loses no tail wave). Each block computes whole tiles and K slices, plus
-// a fixed cost; blocks run in waves of one per SM.
+// edge kernel with K split `splits` ways when `edges`, else the fast kernel (splits 1).
 inline double predict_time(const TunedShape &e, long long M, long long N, long long K, int sms, bool edges,
                            int splits) {
-  const SgemmTile &t = e.tile;
-  if (splits < 1) splits = 1;
-  const long long slices = (K + t.BK - 1) / t.BK;
-  const long long per_split = (slices + splits - 1) / splits;
-  const double work = 2.0 * static_cast<double>(round_up_to(M, t.BM)) * static_cast<double>(round_up_to(N, t.BN)) *
-                      static_cast<double>(t.BK) * splits * (static_cast<double>(per_split) + detail::kBlockOverheadSlices);
-  const long long blocks = detail::tiles_over(M, N, t) * splits;
-  const double efficiency = !edges && t.STREAMK ? 1.0 : detail::wave_efficiency(blocks, sms);
-  double time = detail::kLaunchPs + work / (detail::full_wave_rate(e, sms) * efficiency);
+  if (splits < 1 || !edges) splits = 1;
+  const long long per_split = (detail::k_slices(K, e.tile) + splits - 1) / splits;
+  const double units = edges ? detail::block_units(e, detail::tiles_over(M, N, e.tile) * splits, per_split, sms)
+                             : detail::fast_units(e, M, N, K, sms);
+  double time = detail::kLaunchPs + units * detail::unit_ps(e, sms);
   if (splits > 1)  // the scale pass, then every split adding all of C once
     time += detail::kLaunchPs +
             4.0 * static_cast<double>(M) * static_cast<double>(N) * (splits + 2) / detail::kSplitBytesPerPs;

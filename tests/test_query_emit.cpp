@@ -62,11 +62,28 @@ TEST_F(QueryTest, BestIsTheFastestVerifiedResultPerShape) {
   EXPECT_TRUE(entries[1].unchecked.empty());
 }
 
+// Each entry carries what the selection scales from: its tile's residency, and the same
+// tile's result at the shape of most work under the same fingerprint (the seed tile of the
+// 1024^3 entry was timed at 4096^3 too).
+TEST_F(QueryTest, EntriesCarryResidencyAndTheirTilesReferenceRate) {
+  const auto entries = best_entries(store_->database(), testing::h200_environment());
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].blocks_per_sm, 4);
+  EXPECT_EQ(entries[0].rate_shape.to_string(), "4096x4096x4096");
+  EXPECT_NEAR(entries[0].rate_tflops, 2.0 * 4096.0 * 4096.0 * 4096.0 / 3.045e-3 / 1e12, 1e-9);
+  EXPECT_EQ(entries[1].rate_shape.to_string(), "4096x4096x4096");
+  EXPECT_NEAR(entries[1].rate_tflops, entries[1].tflops, 1e-9);
+  const sgemm_tune_kernels::TunedShape t = tuned_shape(entries[0]);
+  EXPECT_EQ(t.blocks_per_sm, 4);
+  EXPECT_EQ(t.rate_M, 4096);
+  EXPECT_DOUBLE_EQ(t.rate_tflops, entries[0].rate_tflops);
+}
+
 TEST_F(QueryTest, SelectionRuleExactThenPredicted) {
   const auto entries = best_entries(store_->database(), testing::h200_environment());
   std::vector<sgemm_tune_kernels::TunedShape> shapes;
   for (const auto &e : entries)
-    shapes.push_back({e.shape.M, e.shape.N, e.shape.K, e.tile, e.percent_of_cublas, e.tflops});
+    shapes.push_back(tuned_shape(e));
   const int n = static_cast<int>(shapes.size());
   const auto select = [&](long long M, long long N, long long K, bool fast_operands) {
     return sgemm_tune_kernels::select_kernel(shapes.data(), n, M, N, K, fast_operands, 132);
@@ -142,16 +159,56 @@ TEST(SelectKernel, PackingIsChosenWhereItPays) {
   EXPECT_LT(sgemm_tune_kernels::predict_pack_time(1000, 0), sgemm_tune_kernels::predict_pack_time(1000000, 0));
 }
 
-// An entry tuned at a shape that left most SMs idle is credited at most twice its rate
-// (launch taken out) for them: 256^3 in 64 x 64 tiles is 16 blocks on 132 SMs.
-TEST(SelectKernel, AnEntryTunedWithMostSmsIdleIsCreditedAtMostTwice) {
-  const SgemmTile small{64, 64, 16, 32, 32, 1, 4, 4, 2, 0, 0};
-  const sgemm_tune_kernels::TunedShape entry{256, 256, 256, small, 100.0, 3.0};
-  const double flops = 2.0 * 256 * 256 * 256;
-  const double rate = flops / (flops / 3.0 - 4.0e6);  // TFLOP/s without the launch
+// An SM's rate by the warps it holds: a scheduler with one warp, or two, cannot hide the
+// latency of shared-memory loads as three can.
+TEST(SelectKernel, AnSmWithFewWarpsRunsSlower) {
+  using sgemm_tune_kernels::detail::sm_rate;
+  EXPECT_DOUBLE_EQ(sm_rate(0), 0.0);
+  EXPECT_DOUBLE_EQ(sm_rate(2), 0.5 * sgemm_tune_kernels::detail::kOneWarpPerSchedulerRate);
+  EXPECT_DOUBLE_EQ(sm_rate(4), sgemm_tune_kernels::detail::kOneWarpPerSchedulerRate);
+  EXPECT_DOUBLE_EQ(sm_rate(8), sgemm_tune_kernels::detail::kTwoWarpsPerSchedulerRate);
+  EXPECT_DOUBLE_EQ(sm_rate(12), 1.0);
+  EXPECT_DOUBLE_EQ(sm_rate(64), 1.0);
+}
+
+// A product of fewer blocks than the SMs hold runs its last wave with SMs part empty: 1000^3
+// in 64 x 128 tiles of two warps is 128 blocks, one to an SM where four fit. Each runs faster
+// than in a full SM, but two warps keep two of the four schedulers busy: the wave takes
+// 1/4 * rate(8 warps) / rate(2 warps) of a full one, and K is split until the SMs are full.
+TEST(SelectKernel, ResidencyStretchesAPartWave) {
+  using sgemm_tune_kernels::detail::block_units;
+  using sgemm_tune_kernels::detail::kBlockOverheadSlices;
+  using sgemm_tune_kernels::detail::sm_rate;
+  const SgemmTile wide{64, 128, 32, 32, 128, 4, 8, 4, 2, 0, 1};
+  const sgemm_tune_kernels::TunedShape four{4096, 4096, 4096, wide, 100.0, 50.0, 4, 0, 0, 0, 0.0};
+  const double slices = 32;  // 1000 / 32, rounded up
+  EXPECT_DOUBLE_EQ(block_units(four, 128, 32, 132),
+                   (slices + kBlockOverheadSlices) * 0.25 * sm_rate(8) / sm_rate(2));
+  // Full waves cost what their blocks do: 2 x 132 x 4 blocks are two waves.
+  EXPECT_DOUBLE_EQ(block_units(four, 2 * 132 * 4, 32, 132), 2 * (slices + kBlockOverheadSlices));
+  const auto s = sgemm_tune_kernels::select_kernel(&four, 1, 1000, 1000, 1000, false, 132);
+  EXPECT_TRUE(s.edges);
+  EXPECT_GE(s.splits, 3);
+  // Told nothing of residency (one block to an SM), the same product is not split.
+  sgemm_tune_kernels::TunedShape unknown = four;
+  unknown.blocks_per_sm = 0;
+  EXPECT_EQ(sgemm_tune_kernels::select_kernel(&unknown, 1, 1000, 1000, 1000, false, 132).splits, 1);
+}
+
+// The rate comes from the tile's reference measurement where there is one: an entry tuned at
+// 256^3, whose time there is mostly latency (3 TFLOP/s), predicts 4096^3 from the same tile's
+// 50 TFLOP/s at 4096^3, not from its own.
+TEST(SelectKernel, RateIsScaledFromTheTilesReferenceShape) {
+  const SgemmTile wide{64, 128, 32, 32, 128, 4, 8, 4, 2, 0, 1};
+  const sgemm_tune_kernels::TunedShape small{256, 256, 256, wide, 170.0, 3.0, 4, 4096, 4096, 4096, 50.0};
   const double big = 2.0 * 4096.0 * 4096.0 * 4096.0;
-  EXPECT_GT(sgemm_tune_kernels::predict_time(entry, 4096, 4096, 4096, 132, true, 1), big / (2.0 * rate));
-  EXPECT_LT(sgemm_tune_kernels::predict_time(entry, 4096, 4096, 4096, 132, true, 1), big / (1.5 * rate));
+  const double fast = sgemm_tune_kernels::predict_time(small, 4096, 4096, 4096, 132, false, 1);
+  EXPECT_NEAR(fast, sgemm_tune_kernels::detail::kFastKernelAdvantage * big / 50.0, 0.01 * big / 50.0);
+  // From its own measurement alone the entry is misjudged: 256^3's 64 K slices, spread over
+  // 528 persistent blocks, count as a slice per block, and 7 us for them overrates the tile.
+  sgemm_tune_kernels::TunedShape own = small;
+  own.rate_tflops = 0;
+  EXPECT_LT(sgemm_tune_kernels::predict_time(own, 4096, 4096, 4096, 132, false, 1), 0.8 * fast);
 }
 
 TEST(SelectKernel, SplitRangesCoverEveryKSliceOnce) {

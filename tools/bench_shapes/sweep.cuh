@@ -60,7 +60,7 @@ double sweep_ms(F launch) {
   return median(v);
 }
 
-inline const char *kernel_kind(sgemm_tune_runtime::Path p) {
+inline const char *path_kind(sgemm_tune_runtime::Path p) {
   using sgemm_tune_runtime::Path;
   switch (p) {
     case Path::tuned_cubin:
@@ -94,14 +94,19 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
     return 0;
   }
   const rt::GpuTable &table = *found.table;
+  int sms = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   std::printf("# entries of %s (rule %s)\n", table.name, rt::table_rule_name(found.rule));
-  std::printf("entry,M,N,K,BM,BN,BK,WM,WN,WNITER,TM,TN,STAGES,PREFETCH,STREAMK,tflops,percent_of_cublas\n");
+  std::printf("entry,M,N,K,BM,BN,BK,WM,WN,WNITER,TM,TN,STAGES,PREFETCH,STREAMK,tflops,percent_of_cublas,"
+              "blocks_per_sm,rate_M,rate_N,rate_K,rate_tflops\n");
   for (int i = 0; i < table.count; ++i) {
     const k::TunedShape &s = table.kernels[i].shape;
     const k::SgemmTile &t = s.tile;
-    std::printf("entry,%lld,%lld,%lld,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.4f,%.2f\n", s.M, s.N, s.K, t.BM, t.BN, t.BK,
-                t.WM, t.WN, t.WNITER, t.TM, t.TN, t.STAGES, t.PREFETCH, t.STREAMK, s.tflops, s.percent_of_cublas);
+    std::printf("entry,%lld,%lld,%lld,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.4f,%.2f,%d,%lld,%lld,%lld,%.4f\n", s.M, s.N,
+                s.K, t.BM, t.BN, t.BK, t.WM, t.WN, t.WNITER, t.TM, t.TN, t.STAGES, t.PREFETCH, t.STREAMK, s.tflops,
+                s.percent_of_cublas, s.blocks_per_sm, s.rate_M, s.rate_N, s.rate_K, s.rate_tflops);
   }
+  std::printf("# sms,%d\n", sms);
   std::printf("choice,problem,set,layout,ops,M,N,K,lda,ldb,ldc,offset,cublas_ms,chosen_entry,chosen_kernel,"
               "chosen_splits,entry,kernel,splits,predicted_ms,ms,error\n");
   double *sums = nullptr;
@@ -176,8 +181,8 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
       std::printf("choice,%zu,%s,%s,%c%c,%d,%d,%d,%d,%d,%d,%d,%.5f,%d,%s,%d,%d,%s,%d,%.5f,%.5f,%.1e\n", pi + 1,
                   p.suite ? "suite" : p.named ? "named" : "random", layout_name(c.layout), op_name(c.op_a),
                   op_name(c.op_b), c.M, c.N, c.K, c.lda, c.ldb, c.ldc, p.offset, cublas_ms, chosen_entry,
-                  chosen_entry >= 0 ? kernel_kind(chosen.path) : "default", chosen.splits,
-                  static_cast<int>(r.kernel - table.kernels), kernel_kind(r.path), r.splits, r.predicted_ps * 1e-9, ms,
+                  chosen_entry >= 0 ? path_kind(chosen.path) : "default", chosen.splits,
+                  static_cast<int>(r.kernel - table.kernels), path_kind(r.path), r.splits, r.predicted_ps * 1e-9, ms,
                   error);
     }
   }

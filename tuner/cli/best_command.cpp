@@ -110,7 +110,7 @@ int run(const BestArgs &a) {
 
   std::vector<sgemm_tune_kernels::TunedShape> shapes;
   for (const auto &e : entries)
-    shapes.push_back({e.shape.M, e.shape.N, e.shape.K, e.tile, e.percent_of_cublas, e.tflops});
+    shapes.push_back(tuned_shape(e));
   // As the generated header selects for a dense row-major product with aligned rows.
   const int sms = entries.empty() ? 0 : recorded_sm_count(db, entries.front().run_id);
   const sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_kernel(

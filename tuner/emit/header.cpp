@@ -150,7 +150,10 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
       }
       const std::string shape = "{" + std::to_string(e->shape.M) + ", " + std::to_string(e->shape.N) + ", " +
                                 std::to_string(e->shape.K) + ", {" + tile_arguments(e->tile) + "}, " +
-                                number("%.4f", e->percent_of_cublas) + ", " + number("%.4f", e->tflops) + "}";
+                                number("%.4f", e->percent_of_cublas) + ", " + number("%.4f", e->tflops) + ", " +
+                                std::to_string(e->blocks_per_sm) + ", " + std::to_string(e->rate_shape.M) + ", " +
+                                std::to_string(e->rate_shape.N) + ", " + std::to_string(e->rate_shape.K) + ", " +
+                                number("%.4f", e->rate_tflops) + "}";
       const std::string what = cpp_comment_text(gpu) + ", " + e->shape.to_string() + ", " + describe_tile(e->tile);
       if (c.kernel) ++out.with_code;
       if (edges.kernel && any.kernel) ++out.with_edges_code;

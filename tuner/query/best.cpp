@@ -39,6 +39,28 @@ void check_entry(const BestEntry &e, const std::string &database) {
     if (!is_plain_text(*text, kMaxLongTextBytes)) fail("a name or version holds control characters or is too long");
 }
 
+// The entry's tile at the shape of most work it was timed at under the entry's fingerprint
+// on the entry's GPU (the fastest result there): where its blocks ran full waves, the rate
+// the selection scales from (sgemm_tuned_select.h). Left empty when none passes the checks.
+void find_rate_reference(Database &db, BestEntry &e) {
+  Statement st = db.prepare("SELECT x.m, x.n, x.k, x.tflops FROM results x JOIN runs r ON r.id = x.run_id "
+                            "WHERE x.status = 'ok' AND x.time_ms > 0 AND x.tflops > 0 AND r.gpu_name = :gpu "
+                            "AND r.fingerprint = :fingerprint AND " +
+                            tile_column_match("x.") +
+                            " ORDER BY 1.0 * x.m * x.n * x.k DESC, x.tflops DESC LIMIT 1");
+  st.bind(":gpu", e.gpu_name).bind(":fingerprint", e.fingerprint_hash);
+  bind_tile(st, e.tile);
+  if (!st.step()) return;
+  const Shape s{st.column_int("m"), st.column_int("n"), st.column_int("k")};
+  const double tflops = st.column_double("tflops");
+  const std::int64_t int_max = std::numeric_limits<int>::max();
+  if (s.M < 1 || s.N < 1 || s.K < 1 || s.M > int_max || s.N > int_max || s.K > int_max || !std::isfinite(tflops) ||
+      tflops <= 0 || tflops > 1e12)
+    return;
+  e.rate_shape = s;
+  e.rate_tflops = tflops;
+}
+
 }  // namespace
 
 Fingerprint CurrentEnvironment::fingerprint_for(const std::string &gpu, const std::string &cc) const {
@@ -57,6 +79,12 @@ Fingerprint CurrentEnvironment::fingerprint_for(const std::string &gpu, const st
   return f;
 }
 
+sgemm_tune_kernels::TunedShape tuned_shape(const BestEntry &e) {
+  return sgemm_tune_kernels::TunedShape{e.shape.M,         e.shape.N,         e.shape.K,         e.tile,
+                                        e.percent_of_cublas, e.tflops,        e.blocks_per_sm,   e.rate_shape.M,
+                                        e.rate_shape.N,      e.rate_shape.K,  e.rate_tflops};
+}
+
 std::vector<std::string> tuned_gpus(Database &db) {
   std::vector<std::string> out;
   Statement st = db.prepare(
@@ -67,7 +95,9 @@ std::vector<std::string> tuned_gpus(Database &db) {
 
 std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env) {
   Statement st = db.prepare("SELECT r.gpu_name, r.compute_capability, x.m, x.n, x.k, " + tile_column_list("x.") + R"(,
-           x.time_ms, x.tflops, x.cublas_ms, x.measured_at, r.id AS run_id, r.template_hash, r.compile_options,
+           x.time_ms, x.tflops, x.cublas_ms, x.measured_at, r.id AS run_id,
+           COALESCE(NULLIF(x.runtime_blocks_per_sm, 0), x.blocks_per_sm, 0) AS resident_blocks,
+           r.template_hash, r.compile_options,
            r.nvrtc_version, r.driver_version, r.tuner_version, r.fingerprint, r.started_at
     FROM results x JOIN runs r ON r.id = x.run_id
     WHERE x.status = 'ok' AND x.time_ms > 0
@@ -85,6 +115,8 @@ std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env)
     e.time_ms = st.column_double("time_ms");
     e.tflops = st.column_double("tflops");
     e.cublas_ms = st.column_double("cublas_ms");
+    const std::int64_t resident = st.column_int("resident_blocks");
+    e.blocks_per_sm = resident > 0 && resident <= 1024 ? static_cast<int>(resident) : 0;
     e.percent_of_cublas = e.time_ms > 0 ? 100.0 * e.cublas_ms / e.time_ms : 0;
     e.measured_at = st.column_text("measured_at");
     e.run_id = st.column_int("run_id");
@@ -142,6 +174,7 @@ std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env)
     compare("tuner", f.tuner_version, current.tuner_version, "unknown");
     compare("driver", f.driver_version, current.driver_version,
             env.gpu_name.empty() ? "no GPU here" : "tuned on another GPU");
+    find_rate_reference(db, e);
     out.push_back(std::move(e));
   }
   return out;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sgemm_tuned_select.h"
 #include "tuner/record/result_store.h"
 #include "tuner/space/shape.h"
 #include "tuner/space/tile.h"
@@ -38,6 +39,11 @@ struct BestEntry {
   Shape shape;
   SgemmTile tile{};
   double time_ms = 0, tflops = 0, cublas_ms = 0, percent_of_cublas = 0;
+  int blocks_per_sm = 0;  // of the timed kernel, as the runtime reported it (else the model's); 0: unknown
+  // The same tile's result at the shape of most work measured under the same fingerprint on
+  // the same GPU (the selection's reference rate: full waves); tflops 0 when there is none.
+  Shape rate_shape;
+  double rate_tflops = 0;
   std::string measured_at;
   std::int64_t run_id = 0;
   Fingerprint fingerprint;
@@ -51,6 +57,9 @@ struct BestEntry {
 // the fingerprints a shape was measured under, the current one is preferred, else the
 // newest run's; within it, the fastest result.
 std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env);
+
+// What the selection rule (sgemm_tuned_select.h) knows of an entry.
+sgemm_tune_kernels::TunedShape tuned_shape(const BestEntry &e);
 
 // The distinct GPU names with results.
 std::vector<std::string> tuned_gpus(Database &db);

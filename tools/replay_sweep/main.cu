@@ -1,0 +1,203 @@
+// Replays the generated header's choice of kernel against a sweep (bench_shapes --sweep),
+// with no GPU: for each problem of the sweep, the entry, kernel and K split that the
+// selection in kernel_templates/ picks now, its measured time from the sweep, the best time
+// any swept choice reached (the oracle), and cuBLAS's. Prints one line per problem, then per
+// set the geometric means of cuBLAS time / chosen time and of the oracle's, so that a change
+// of the selection's model is judged on thousands of measured choices before a GPU run.
+//   replay_sweep SWEEP.csv [--quiet]
+// Host code only; CUDA language so that the header's runtime, which it replays, compiles.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sgemm_tuned_runtime.cuh"
+
+namespace {
+
+namespace k = sgemm_tune_kernels;
+namespace rt = sgemm_tune_runtime;
+
+std::vector<std::string> split_csv(const std::string &line) {
+  std::vector<std::string> out;
+  std::stringstream in(line);
+  std::string field;
+  while (std::getline(in, field, ',')) out.push_back(field);
+  return out;
+}
+
+struct Choice {
+  int entry, splits;
+  std::string kernel;
+  double predicted_ms, ms;
+};
+
+struct Problem {
+  int number = 0;
+  std::string set, layout, ops;
+  int M = 0, N = 0, K = 0, lda = 0, ldb = 0, ldc = 0, offset = 0;
+  double cublas_ms = 0;
+  int recorded_entry = -1, recorded_splits = 1;
+  std::string recorded_kernel;
+  std::vector<Choice> choices;
+};
+
+[[noreturn]] void fail(const std::string &what) {
+  std::fprintf(stderr, "replay_sweep: %s\n", what.c_str());
+  std::exit(2);
+}
+
+long long integer(const std::string &s, const std::string &where) {
+  char *end = nullptr;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (s.empty() || *end != '\0') fail(where + ": '" + s + "' is not an integer");
+  return v;
+}
+
+double real(const std::string &s, const std::string &where) {
+  char *end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0') fail(where + ": '" + s + "' is not a number");
+  return v;
+}
+
+const char *kind_name(rt::KernelKind kind) {
+  switch (kind) {
+    case rt::KernelKind::fast: return "fast";
+    case rt::KernelKind::edges: return "edge";
+    case rt::KernelKind::any: return "any";
+    case rt::KernelKind::packed: return "packed";
+  }
+  return "?";
+}
+
+// A pointer `offset` floats past a 256-byte boundary: the product's alignment as it was swept.
+const float *at_offset(int offset) { return reinterpret_cast<const float *>(std::uintptr_t{1} << 20) + offset; }
+
+double geometric_mean(const std::vector<double> &v) {
+  double s = 0;
+  for (double x : v) s += std::log(x);
+  return v.empty() ? NAN : std::exp(s / v.size());
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2 || argc > 3 || (argc == 3 && std::string(argv[2]) != "--quiet")) {
+    std::fprintf(stderr, "usage: replay_sweep SWEEP.csv [--quiet]\n");
+    return 2;
+  }
+  const bool quiet = argc == 3;
+  std::ifstream in(argv[1]);
+  if (!in) fail(std::string("cannot read ") + argv[1]);
+  std::vector<k::TunedShape> entries;
+  std::map<int, Problem> problems;
+  int sms = 132;
+  std::string line;
+  int line_number = 0;
+  while (std::getline(in, line)) {
+    ++line_number;
+    const std::string where = std::string(argv[1]) + ":" + std::to_string(line_number);
+    const std::vector<std::string> f = split_csv(line);
+    if (f.size() == 2 && f[0] == "# sms") sms = static_cast<int>(integer(f[1], where));
+    if (f.empty() || (f[0] != "entry" && f[0] != "choice") || (f.size() > 1 && (f[1] == "M" || f[1] == "problem")))
+      continue;
+    if (f[0] == "entry") {
+      if (f.size() != 17 && f.size() != 22) fail(where + ": an entry has 17 or 22 fields");
+      k::TunedShape e{};
+      e.M = integer(f[1], where), e.N = integer(f[2], where), e.K = integer(f[3], where);
+      int *tile[] = {&e.tile.BM, &e.tile.BN, &e.tile.BK, &e.tile.WM, &e.tile.WN, &e.tile.WNITER,
+                     &e.tile.TM, &e.tile.TN, &e.tile.STAGES, &e.tile.PREFETCH, &e.tile.STREAMK};
+      for (int i = 0; i < 11; ++i) *tile[i] = static_cast<int>(integer(f[4 + i], where));
+      e.tflops = real(f[15], where);
+      e.percent_of_cublas = real(f[16], where);
+      if (f.size() == 22) {
+        e.blocks_per_sm = static_cast<int>(integer(f[17], where));
+        e.rate_M = integer(f[18], where), e.rate_N = integer(f[19], where), e.rate_K = integer(f[20], where);
+        e.rate_tflops = real(f[21], where);
+      }
+      if (k::check_tile(e.tile) != k::TileRule::ok) fail(where + ": the tile breaks the kernel's rules");
+      entries.push_back(e);
+      continue;
+    }
+    if (f.size() != 22) fail(where + ": a choice has 22 fields");
+    const int number = static_cast<int>(integer(f[1], where));
+    Problem &p = problems[number];
+    if (p.number == 0) {
+      p.number = number;
+      p.set = f[2], p.layout = f[3], p.ops = f[4];
+      p.M = static_cast<int>(integer(f[5], where)), p.N = static_cast<int>(integer(f[6], where));
+      p.K = static_cast<int>(integer(f[7], where));
+      p.lda = static_cast<int>(integer(f[8], where)), p.ldb = static_cast<int>(integer(f[9], where));
+      p.ldc = static_cast<int>(integer(f[10], where)), p.offset = static_cast<int>(integer(f[11], where));
+      p.cublas_ms = real(f[12], where);
+      p.recorded_entry = static_cast<int>(integer(f[13], where));
+      p.recorded_kernel = f[14];
+      p.recorded_splits = static_cast<int>(integer(f[15], where));
+    }
+    const Choice c{static_cast<int>(integer(f[16], where)), static_cast<int>(integer(f[18], where)), f[17],
+                   real(f[19], where), real(f[20], where)};
+    if (c.entry < 0 || c.entry >= static_cast<int>(entries.size())) fail(where + ": no such entry");
+    p.choices.push_back(c);
+  }
+  if (entries.empty() || problems.empty()) fail(std::string(argv[1]) + " holds no entries or no choices");
+
+  std::map<std::string, std::vector<double>> chosen_ratio, oracle_ratio;
+  int agree = 0, unswept = 0;
+  std::vector<double> measured_over_predicted;
+  if (!quiet) std::printf("%4s %-6s %-3s %2s %5s %5s %5s  %-18s %9s %9s %7s  %-18s %9s %7s  %s\n", "#", "set", "lay", "op",
+                          "M", "N", "K", "chosen now", "pred ms", "ms", "ratio", "oracle", "ms", "ratio", "recorded");
+  for (const auto &[number, p] : problems) {
+    const sgemm_tune::Layout layout = p.layout == "row" ? sgemm_tune::Layout::RowMajor : sgemm_tune::Layout::ColMajor;
+    const auto op = [](char c) { return c == 'T' ? sgemm_tune::Op::Trans : sgemm_tune::Op::NoTrans; };
+    const k::RowMajorGemm product =
+        k::to_row_major(layout, op(p.ops[0]), op(p.ops[1]), p.M, p.N, p.K, 1.0f, at_offset(p.offset), p.lda,
+                        at_offset(p.offset), p.ldb, 0.0f, const_cast<float *>(at_offset(p.offset)), p.ldc);
+    const k::Selection s = rt::select_for_product(entries.data(), static_cast<int>(entries.size()), product, sms);
+    const char *kind = s.entry < 0 ? "none" : kind_name(rt::kernel_kind(s, product, rt::Packing::when_faster, true));
+    const Choice *chosen = nullptr, *oracle = nullptr;
+    for (const Choice &c : p.choices) {
+      if (c.entry == s.entry && c.kernel == kind && c.splits == (s.edges ? s.splits : 1)) chosen = &c;
+      if (std::isfinite(c.ms) && (oracle == nullptr || c.ms < oracle->ms)) oracle = &c;
+    }
+    const bool same = s.entry == p.recorded_entry && p.recorded_kernel == kind && (s.edges ? s.splits : 1) == p.recorded_splits;
+    agree += same;
+    if (chosen == nullptr || !std::isfinite(chosen->ms)) ++unswept;
+    if (chosen != nullptr && std::isfinite(chosen->ms)) {
+      chosen_ratio[p.set].push_back(p.cublas_ms / chosen->ms);
+      if (s.kind == k::SelectKind::predicted) measured_over_predicted.push_back(chosen->ms / (s.predicted_ps * 1e-9));
+    }
+    if (oracle != nullptr) oracle_ratio[p.set].push_back(p.cublas_ms / oracle->ms);
+    if (quiet) continue;
+    char now[64], best[64], recorded[64];
+    std::snprintf(now, sizeof now, "e%d %s/%d", s.entry, kind, s.edges ? s.splits : 1);
+    std::snprintf(best, sizeof best, "e%d %s/%d", oracle ? oracle->entry : -1, oracle ? oracle->kernel.c_str() : "-",
+                  oracle ? oracle->splits : 0);
+    std::snprintf(recorded, sizeof recorded, "e%d %s/%d%s", p.recorded_entry, p.recorded_kernel.c_str(),
+                  p.recorded_splits, same ? "" : " (differs)");
+    std::printf("%4d %-6s %-3s %2s %5d %5d %5d  %-18s %9.4f %9.4f %6.1f%%  %-18s %9.4f %6.1f%%  %s\n", number,
+                p.set.c_str(), p.layout.c_str(), p.ops.c_str(), p.M, p.N, p.K, now, s.predicted_ps * 1e-9,
+                chosen ? chosen->ms : NAN, chosen ? 100.0 * p.cublas_ms / chosen->ms : NAN, best,
+                oracle ? oracle->ms : NAN, oracle ? 100.0 * p.cublas_ms / oracle->ms : NAN, recorded);
+  }
+  std::printf("%zu problems, %zu entries, %d SMs; the choice made now was swept for %zu (%d not swept); it agrees with "
+              "the header's on the GPU for %d\n",
+              problems.size(), entries.size(), sms, problems.size() - unswept, unswept, agree);
+  for (const auto &[set, ratios] : oracle_ratio) {
+    const std::vector<double> &mine = chosen_ratio[set];
+    double worst = INFINITY;
+    for (double r : mine) worst = std::fmin(worst, r);
+    std::printf("%-6s chosen now %.1f%% of cuBLAS (worst %.1f%%) over %zu; oracle %.1f%% over %zu\n", set.c_str(),
+                100.0 * geometric_mean(mine), 100.0 * worst, mine.size(), 100.0 * geometric_mean(ratios),
+                ratios.size());
+  }
+  if (!measured_over_predicted.empty())
+    std::printf("measured / predicted time of the predicted choices: geometric mean %.2f over %zu\n",
+                geometric_mean(measured_over_predicted), measured_over_predicted.size());
+  return 0;
+}
