@@ -94,6 +94,27 @@ TEST(Cli, WithoutAGpuTuningSaysSo) {
   EXPECT_FALSE(std::filesystem::exists(db)) << "nothing is written when nothing can run";
 }
 
+TEST(Cli, DevicesAreCheckedBeforeAnythingRuns) {
+  const std::string dry = "--space " + kSmall + " --dry-run --arch sm_90 --quiet ";
+  expect_failure(dry + "--devices 0 --device 1", 2, "excludes");
+  expect_failure(dry + "--devices 0,0", 1, "--devices 0,0: device 0 is listed twice");
+  expect_failure(dry + "--devices ''", 1, "--devices : no device given");
+  expect_failure(dry + "--devices 0,,1", 1, "an empty item");
+  expect_failure(dry + "--devices gpu0", 1, "\"gpu0\" is not a device number");
+  // A dry run for an explicit architecture opens no GPU: the devices are not looked up.
+  const Result r = run_cli(dry + "--devices all --shape 256x256x256");
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+TEST(Cli, WithoutAGpuSeveralDevicesSaySoToo) {
+  if (gpu_count() > 0) GTEST_SKIP() << "a GPU is present";
+  const auto db = std::filesystem::temp_directory_path() / "sgemm_tune_cli_nogpu_devices.db";
+  std::filesystem::remove(db);
+  expect_failure("--space " + kSmall + " --devices all --db " + db.string(), 3, "no usable GPU");
+  expect_failure("--space " + kSmall + " --devices 0,1 --db " + db.string(), 3, "no usable GPU");
+  EXPECT_FALSE(std::filesystem::exists(db));
+}
+
 TEST(Cli, InterruptStopsCleanlyWithItsOwnExitCode) {
   const std::string binary = testing::tuner_binary();
   const std::string space = testing::source_dir() + "/search_spaces/4096.json";

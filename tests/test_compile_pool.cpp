@@ -1,6 +1,7 @@
 // The compile pool through real NVRTC for sm_90: every tile given comes back exactly once,
 // compiled or with the error that stopped it.
 #include <algorithm>
+#include <chrono>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include "test_paths.h"
 
 #include "tuner/pipeline/compile_pool.h"
+#include "tuner/pipeline/wakeup.h"
 #include "tuner/space/enumerate.h"
 
 namespace sgemm_tune {
@@ -56,7 +58,30 @@ TEST(CompilePool, ReturnsEveryTileExactlyOnce) {
 
 TEST(CompilePool, NothingToCompileEndsAtOnce) {
   CompilePool pool(KernelSource::embedded(), sm90(), {}, 4);
+  EXPECT_TRUE(pool.exhausted());
+  EXPECT_FALSE(pool.try_next());
   EXPECT_FALSE(pool.next());
+}
+
+TEST(CompilePool, ACallerThatWaitsForOtherThingsTooIsWokenForEachOutcome) {
+  // The tuning's main thread waits for compiled and measured candidates alike (wakeup.h).
+  const auto tiles = small_space_tiles(2);
+  Wakeup wakeup;
+  CompilePool pool(KernelSource::embedded(), sm90(), tiles, 2, KernelVariant::exact, [&] { wakeup.notify(); });
+  std::size_t taken = 0;
+  const auto start = std::chrono::steady_clock::now();
+  while (!pool.exhausted()) {
+    const std::uint64_t seen = wakeup.count();
+    if (pool.try_next()) {
+      ++taken;
+      continue;
+    }
+    ASSERT_LT(std::chrono::steady_clock::now() - start, std::chrono::minutes(5));
+    wakeup.wait(seen, std::chrono::minutes(1));
+  }
+  EXPECT_EQ(taken, tiles.size());
+  EXPECT_EQ(wakeup.count(), tiles.size());
+  EXPECT_FALSE(pool.try_next());
 }
 
 TEST(CompilePool, DestroyedWithWorkLeftReturns) {

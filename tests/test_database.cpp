@@ -1,6 +1,9 @@
 // The database against a real SQLite file: schema, round trip, and refusal of files
 // that are not ours to use.
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <tuple>
 #include <fstream>
 #include <iostream>
 
@@ -12,6 +15,8 @@
 #include "tuned_db_fixture.h"
 #include "tuner/common/embedded_files.h"
 #include "tuner/common/errors.h"
+#include "tuner/record/database_file.h"
+#include "tuner/record/exchange.h"
 #include "tuner/record/migrations.h"
 #include "tuner/record/result_store.h"
 
@@ -249,6 +254,114 @@ TEST_F(DatabaseTest, VersionTwoDatabaseDropsDerivedRowsAndKeepsTheRest) {
   Statement keys = store.database().prepare("PRAGMA foreign_keys");
   ASSERT_TRUE(keys.step());
   EXPECT_EQ(keys.column_int(0), 1);  // back on after the migration
+}
+
+TEST_F(DatabaseTest, VersionThreeDatabaseGainsTheMeasuringGpuColumnsEmpty) {
+  // Written before a run could measure on several GPUs: which one measured a row is unknown.
+  {
+    Database db = Database::open(path());
+    for (const EmbeddedFile &f : migration_files::embedded_files())
+      if (std::atoi(f.name) <= 3) db.exec(f.content);
+    db.exec("PRAGMA user_version = 3");
+    db.exec(R"(INSERT INTO runs (uid, started_at, command, tuner_version, space_name, space_source, space_hash,
+                 gpu_name, compute_capability, sm_count, clock_mhz, driver_version, runtime_version, nvrtc_version,
+                 compile_options, template_origin, template_hash, fingerprint)
+               VALUES ('u1', 'now', 'c', '0.1.0', 's', 's', 'h', 'NVIDIA H200', '9.0', 132, 1980, 'd', 'r', 'n', 'o',
+                 'embedded', 't', 'fp'))");
+    db.exec(R"(INSERT INTO results (run_id, m, n, k, bm, bn, bk, wm, wn, wniter, tm, tn, stages, status, time_ms,
+                 measured_at) VALUES (1, 4096, 4096, 4096, 128, 64, 16, 64, 32, 2, 4, 4, 2, 'ok', 3.0, 'now'))");
+  }
+  ResultStore store(path());
+  Statement version = store.database().prepare("PRAGMA user_version");
+  ASSERT_TRUE(version.step());
+  EXPECT_EQ(version.column_int(0), latest_schema_version());
+  EXPECT_GE(latest_schema_version(), 4);
+  Statement row = store.database().prepare("SELECT time_ms, device, pci_bus_id FROM results");
+  ASSERT_TRUE(row.step());
+  EXPECT_DOUBLE_EQ(row.column_double("time_ms"), 3.0);
+  EXPECT_TRUE(row.is_null(1));
+  EXPECT_TRUE(row.is_null(2));
+  ASSERT_EQ(store.prior_results("fp").size(), 1u);  // still reused by a resumed run
+}
+
+// A provenance whose every field passes an import's checks.
+RunProvenance exportable_provenance() {
+  const CurrentEnvironment env = testing::h200_environment();
+  return testing::h200_provenance(env.fingerprint_for(env.gpu_name, env.compute_capability));
+}
+
+// Two rows measured on two GPUs of one run, and one that no GPU measured.
+std::int64_t record_rows_of_two_gpus(ResultStore &store, const RunProvenance &provenance) {
+  const std::int64_t run = store.begin_run(provenance);
+  const Shape shape{4096, 4096, 4096};
+  ResultRow on_0 = testing::ok_row(shape, testing::kSeedTile, 3.0, 2.7);
+  on_0.device = 0;
+  on_0.pci_bus_id = "0000:1b:00.0";
+  ResultRow on_1 = testing::ok_row(shape, testing::kBigTile, 2.8, 2.71);
+  on_1.device = 1;
+  on_1.pci_bus_id = "0000:3b:00.0";
+  ResultRow pruned = testing::ok_row(shape, SgemmTile{128, 64, 16, 64, 32, 2, 4, 4, 3, 0, 0}, 1, 1);
+  pruned.status = CandidateStatus::pruned;
+  pruned.reason = "spills";
+  pruned.time_ms.reset();
+  store.record_all(run, {on_0, on_1, pruned});
+  store.finish_run(run, true);
+  return run;
+}
+
+// (status, device or -1, pci_bus_id or "") of every result row, in the order recorded.
+std::vector<std::tuple<std::string, std::int64_t, std::string>> measuring_gpus(Database &db) {
+  std::vector<std::tuple<std::string, std::int64_t, std::string>> out;
+  Statement st = db.prepare("SELECT status, device, pci_bus_id FROM results ORDER BY id");
+  while (st.step())
+    out.emplace_back(st.column_text("status"), st.is_null(1) ? -1 : st.column_int("device"),
+                     st.is_null(2) ? "" : st.column_text("pci_bus_id"));
+  return out;
+}
+
+TEST_F(DatabaseTest, EachResultRecordsTheGpuThatMeasuredIt) {
+  ResultStore store(path());
+  record_rows_of_two_gpus(store, provenance());
+  EXPECT_EQ(measuring_gpus(store.database()),
+            (std::vector<std::tuple<std::string, std::int64_t, std::string>>{
+                {"ok", 0, "0000:1b:00.0"}, {"ok", 1, "0000:3b:00.0"}, {"pruned", -1, ""}}));
+}
+
+TEST_F(DatabaseTest, ExportAndImportCarryTheGpuThatMeasured) {
+  ResultStore store(path());
+  record_rows_of_two_gpus(store, exportable_provenance());
+  const nlohmann::json exported = export_database(store.database());
+  const nlohmann::json &columns = exported["runs"][0]["results"]["columns"];
+  EXPECT_NE(std::find(columns.begin(), columns.end(), "device"), columns.end()) << columns.dump();
+  EXPECT_NE(std::find(columns.begin(), columns.end(), "pci_bus_id"), columns.end()) << columns.dump();
+
+  ResultStore other(path("other.db"));
+  const ImportSummary s = import_database(other.database(), exported, "export.json", nullptr);
+  EXPECT_EQ(s.results_added, 3u);
+  EXPECT_EQ(measuring_gpus(other.database()), measuring_gpus(store.database()));
+  EXPECT_EQ(export_database(other.database()), exported);
+  // A database file handed over is merged the same way.
+  ResultStore third(path("third.db"));
+  import_database_file(third.database(), path(), nullptr);
+  EXPECT_EQ(measuring_gpus(third.database()), measuring_gpus(store.database()));
+}
+
+TEST_F(DatabaseTest, AnExportFromBeforeTheGpuWasRecordedStillImports) {
+  // An export of schema 3 has neither column: its rows import with neither.
+  ResultStore store(path());
+  record_rows_of_two_gpus(store, exportable_provenance());
+  nlohmann::json older = export_database(store.database());
+  nlohmann::json &table = older["runs"][0]["results"];
+  for (const char *gone : {"device", "pci_bus_id"}) {
+    const auto at = std::find(table["columns"].begin(), table["columns"].end(), gone) - table["columns"].begin();
+    table["columns"].erase(static_cast<std::size_t>(at));
+    for (nlohmann::json &values : table["rows"]) values.erase(static_cast<std::size_t>(at));
+  }
+  ResultStore other(path("other.db"));
+  import_database(other.database(), older, "older.json", nullptr);
+  EXPECT_EQ(measuring_gpus(other.database()),
+            (std::vector<std::tuple<std::string, std::int64_t, std::string>>{
+                {"ok", -1, ""}, {"ok", -1, ""}, {"pruned", -1, ""}}));
 }
 
 TEST_F(DatabaseTest, NewerSchemaIsRefused) {

@@ -4,6 +4,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <thread>
 
 #include <sys/wait.h>
@@ -249,6 +250,111 @@ TEST_F(GpuPipeline, IsolatedMeasurementAgreesWithInProcess) {
   EXPECT_GT(r.counts.ok, 0u);
   EXPECT_EQ(r.counts.ok, 2 * r.counts.survivors);
   EXPECT_EQ(r.counts.occupancy_model_mismatches, 0u);
+}
+
+// --devices all: a measurement worker on every GPU of the machine, fed by the one compile
+// pool. The same candidates are measured as on one GPU, every measured row names a GPU of
+// this machine and is compared with that GPU's cuBLAS, and what the GPUs measured adds up.
+// With one GPU, all is one worker.
+class GpuDevices : public GpuPipeline {
+ protected:
+  // (measured rows, rows that name a GPU of this machine with its PCI bus id, rows whose
+  // cuBLAS is their GPU's, rows that name a GPU although none measured them) of a run.
+  std::vector<std::int64_t> measured_rows(const TuneReport &r) const {
+    ResultStore store(r.db_path);
+    Statement st = store.database().prepare(
+        "SELECT status, device, pci_bus_id, m, n, k, cublas_ms FROM results WHERE run_id = ?1");
+    st.bind(1, r.run_id);
+    std::vector<std::int64_t> counts(4, 0);
+    while (st.step()) {
+      const bool measured = st.column_text("status") == "ok" || st.column_text("status") == "wrong_result" ||
+                            st.column_text("status") == "launch_failed";
+      if (!measured) {
+        counts[3] += st.is_null(1) && st.is_null(2) ? 0 : 1;
+        continue;
+      }
+      ++counts[0];
+      if (st.is_null(1) || st.is_null(2)) continue;
+      const auto device = static_cast<int>(st.column_int("device"));
+      if (device < 0 || device >= gpu_count() || open_gpu(device).pci_bus_id != st.column_text("pci_bus_id")) continue;
+      ++counts[1];
+      const Shape shape{st.column_int("m"), st.column_int("n"), st.column_int("k")};
+      for (const DeviceReport &d : r.devices)
+        for (std::size_t i = 0; i < r.shapes.size(); ++i)
+          if (d.device == device && r.shapes[i].shape == shape && d.cublas_ms.at(i) == st.column_double("cublas_ms"))
+            ++counts[2];
+    }
+    return counts;
+  }
+
+  static std::vector<std::int64_t> outcome_counts(const TuneReport &r) {
+    return row(r, "SELECT COUNT(*), SUM(status = 'ok'), SUM(status = 'pruned'), SUM(status = 'compile_failed') "
+                  "FROM results WHERE run_id = ?1");
+  }
+
+  void expect_all_devices_measure_as_one(bool isolated) {
+    TuneOptions one = options();
+    one.space.strategy.kind = StrategySettings::Kind::exhaustive;
+    one.space.prune.min_warps_per_sm = 1;  // more survivors to share
+    if (isolated) one.worker_binary = testing::tuner_binary();
+    one.db_path = (dir_ / "one.db").string();
+    TuneOptions all = one;
+    all.db_path = (dir_ / "all.db").string();
+    all.devices = parse_device_selection("all");
+    const TuneReport single = run_tuning(one);
+    const TuneReport r = run_tuning(all);
+
+    const int gpus = gpu_count();
+    ASSERT_EQ(r.devices.size(), static_cast<std::size_t>(gpus));
+    std::size_t candidates = 0;
+    for (int d = 0; d < gpus; ++d) {
+      const DeviceReport &dev = r.devices[static_cast<std::size_t>(d)];
+      EXPECT_EQ(dev.device, d);
+      EXPECT_EQ(dev.pci_bus_id, open_gpu(d).pci_bus_id);
+      EXPECT_EQ(dev.cublas_ms.size(), r.shapes.size());
+      EXPECT_EQ(dev.cublas_end_ms.size(), r.shapes.size());
+      candidates += dev.candidates;
+      std::cout << "GPU " << d << " (" << dev.pci_bus_id << "): " << dev.candidates << " candidates in "
+                << dev.gpu_seconds << " s\n";
+    }
+    EXPECT_EQ(candidates, r.counts.survivors);
+    EXPECT_GT(r.counts.survivors, 0u);
+    EXPECT_EQ(r.counts.survivors, single.counts.survivors);
+    EXPECT_EQ(r.counts.ok, single.counts.ok);
+    EXPECT_EQ(r.counts.ok, 2 * r.counts.survivors);
+    EXPECT_EQ(r.counts.measurements, single.counts.measurements);
+    EXPECT_EQ(outcome_counts(r), outcome_counts(single));
+    const std::vector<std::int64_t> rows = measured_rows(r);
+    EXPECT_EQ(rows[0], static_cast<std::int64_t>(r.counts.measurements));
+    EXPECT_EQ(rows[1], rows[0]) << "a measured row does not name a GPU of this machine";
+    EXPECT_EQ(rows[2], rows[0]) << "a row's cuBLAS is not its own GPU's";
+    EXPECT_EQ(rows[3], 0) << "a row no GPU measured names one";
+    EXPECT_EQ(measured_rows(single)[1], rows[0]) << "a run on one GPU names it too";
+    for (const ShapeReport &s : r.shapes)
+      for (const RankedResult &x : s.ranked) {
+        ASSERT_TRUE(x.device.has_value());
+        EXPECT_GE(*x.device, 0);
+        EXPECT_LT(*x.device, gpus);
+      }
+    EXPECT_EQ(run_status(r), "finished");
+  }
+};
+
+TEST_F(GpuDevices, AllDevicesMeasureWhatOneDoesAndNameTheGpuOfEachResult) { expect_all_devices_measure_as_one(true); }
+
+TEST_F(GpuDevices, AllDevicesInProcessMeasureWhatOneDoesToo) { expect_all_devices_measure_as_one(false); }
+
+TEST_F(GpuDevices, ADeviceTheMachineLacksIsNamedBeforeAnythingRuns) {
+  TuneOptions o = options();
+  o.devices = parse_device_selection("0," + std::to_string(gpu_count()));
+  try {
+    run_tuning(o);
+    FAIL() << "a device that does not exist was accepted";
+  } catch (const UserError &e) {
+    EXPECT_NE(std::string(e.what()).find("GPU " + std::to_string(gpu_count()) + " does not exist"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(o.db_path)) << "nothing is written when nothing can run";
 }
 
 TEST_F(GpuPipeline, ShapeTooLargeForTheGpuIsAClearError) {

@@ -50,7 +50,7 @@ const std::vector<std::string> kRunTextFields = {"command",        "tuner_versio
                                                  "template_origin", "uid",          "template_hash",
                                                  "fingerprint",    "started_at",    "space_hash",
                                                  "compute_capability"};
-const std::vector<std::string> kResultTextFields = {"reason", "detail", "measured_at", "status"};
+const std::vector<std::string> kResultTextFields = {"reason", "detail", "measured_at", "status", "pci_bus_id"};
 const std::vector<std::string> kKernelTextFields = {"lowered_name", "fingerprint", "cubin"};
 
 json as_version_one(json doc) {
@@ -235,6 +235,13 @@ TEST_F(HostileTest, WrongTypesAndOutOfRangeNumbersAreRefused) {
       {"result", "cublas_ms", 1e300},
       {"result", "status", 3},
       {"result", "measured_at", "yesterday"},
+      {"result", "device", -1},
+      {"result", "device", 4096},
+      {"result", "device", "0"},
+      {"result", "pci_bus_id", "0000:3B:00.0"},
+      {"result", "pci_bus_id", "0000:3b:00"},
+      {"result", "pci_bus_id", "GPU-8c1b1b0e"},
+      {"result", "pci_bus_id", 59},
       {"run", "sm_count", 0},
       {"run", "sm_count", "132"},
       {"run", "clock_mhz", -5},

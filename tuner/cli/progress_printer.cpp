@@ -1,10 +1,27 @@
 #include "tuner/cli/progress_printer.h"
 
 #include <cstdio>
+#include <string>
 
 #include <unistd.h>
 
 namespace sgemm_tune::cli {
+namespace {
+
+// " (GPU 0: 120 in 41 s, GPU 1: 118 in 40 s)" with several GPUs; nothing with one.
+std::string timed_by_gpu(const ProgressUpdate &p) {
+  if (p.devices.size() < 2) return "";
+  std::string out = " (";
+  for (std::size_t i = 0; i < p.devices.size(); ++i) {
+    char part[80];
+    std::snprintf(part, sizeof part, "%sGPU %d: %zu in %.0f s", i ? ", " : "", p.devices[i].device, p.devices[i].timed,
+                  p.devices[i].gpu_seconds);
+    out += part;
+  }
+  return out + ")";
+}
+
+}  // namespace
 
 ProgressPrinter::ProgressPrinter(bool enabled) : enabled_(enabled), tty_(isatty(fileno(stderr)) != 0) {}
 
@@ -31,9 +48,10 @@ void ProgressPrinter::update(const ProgressUpdate &p) {
   }
   char best[64] = "";
   if (p.best_tflops > 0) std::snprintf(best, sizeof best, ", best %.2f TFLOP/s (%.1f%% of cuBLAS)", p.best_tflops, p.best_percent);
-  std::fprintf(stderr, "%s%s%s[%zu/%zu] compiled %zu, pruned %zu, timed %zu, failed %zu%s, %.0f s elapsed, ETA %s%s",
+  const std::string by_gpu = timed_by_gpu(p);
+  std::fprintf(stderr, "%s%s%s[%zu/%zu] compiled %zu, pruned %zu, timed %zu%s, failed %zu%s, %.0f s elapsed, ETA %s%s",
                tty_ ? "\r\033[K" : "", p.stage.c_str(), p.stage.empty() ? "" : " ", p.done, p.total, p.compiled,
-               p.pruned, p.timed, p.failed, best, p.elapsed_seconds, eta, tty_ ? "" : "\n");
+               p.pruned, p.timed, by_gpu.c_str(), p.failed, best, p.elapsed_seconds, eta, tty_ ? "" : "\n");
   line_open_ = tty_;
   std::fflush(stderr);
 }

@@ -34,6 +34,7 @@ struct TuneArgs {
   std::optional<std::size_t> budget;
   std::optional<std::uint64_t> seed;
   std::string shard;
+  std::optional<std::string> devices;  // --devices as given; none: --device
   bool in_process = false;
 };
 
@@ -51,6 +52,11 @@ void add_options(CLI::App &app, TuneArgs &a) {
       ->type_name("MxNxK");
   a.db.add(app);
   a.env.add(app);
+  app.add_option("--devices", a.devices,
+                 "Measure on several GPUs of one model at once: all, or a list such as 0,1 (a measurement worker\n"
+                 "on each, fed by the one compile pool; every result records the GPU that measured it)")
+      ->type_name("all|LIST")
+      ->excludes(app.get_option("--device"));
   app.add_option("-j,--jobs", a.jobs, "Parallel NVRTC compilations (default: all cores)")
       ->check(CLI::Range(1, 4096).description("at least 1"));
   app.add_flag("--dry-run", a.dry_run,
@@ -78,8 +84,8 @@ void add_options(CLI::App &app, TuneArgs &a) {
 }
 
 // The shapes among `shapes` whose best entry for the GPU in hand is stale.
-std::vector<Shape> stale_shapes(const TuneArgs &a, const std::vector<Shape> &shapes) {
-  const CurrentEnvironment env = current_environment(a.env.kernel(), a.env.compile_options, a.env.device);
+std::vector<Shape> stale_shapes(const TuneArgs &a, const DeviceSelection &devices, const std::vector<Shape> &shapes) {
+  const CurrentEnvironment env = current_environment(a.env.kernel(), a.env.compile_options, devices.first());
   if (env.gpu_name.empty()) throw NoGpuError("no usable GPU: --stale compares the tunings with the GPU in hand");
   Database db = open_existing_database(a.db.path);
   std::vector<Shape> out;
@@ -92,6 +98,7 @@ std::vector<Shape> stale_shapes(const TuneArgs &a, const std::vector<Shape> &sha
 int run(const TuneArgs &a, const std::string &command_line) {
   if (a.space.empty()) throw UserError("no search space given: pass --space FILE (e.g. --space search_spaces/4096.json)");
   TuneOptions o;
+  o.devices = a.devices ? parse_device_selection(*a.devices) : DeviceSelection::one(a.env.device);
   o.space = load_search_space(a.space);
   o.shapes = o.space.shapes;
   if (!a.strategy.empty()) {
@@ -108,7 +115,7 @@ int run(const TuneArgs &a, const std::string &command_line) {
   }
   if (a.stale) {
     if (a.dry_run) throw UserError("--stale compares with the GPU in hand: it cannot be combined with --dry-run");
-    o.shapes = stale_shapes(a, o.shapes);
+    o.shapes = stale_shapes(a, o.devices, o.shapes);
     if (o.shapes.empty()) {
       std::cout << "nothing to re-search: no shape of " << a.space << " has a stale tuning on this GPU\n";
       return 0;
@@ -117,7 +124,6 @@ int run(const TuneArgs &a, const std::string &command_line) {
   }
   o.db_path = a.db.path;
   o.jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  o.device = a.env.device;
   o.dry_run = a.dry_run;
   if (!a.arch.empty()) o.arch = a.arch;
   o.kernel = a.env.kernel();

@@ -1,5 +1,6 @@
 #include "tuner/gpu/device_info.h"
 
+#include <cstdio>
 #include <fstream>
 #include <regex>
 
@@ -57,6 +58,10 @@ GpuInfo open_gpu(int device) {
   int clock_khz = 0;
   if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device) == cudaSuccess) info.clock_mhz = clock_khz / 1000;
   info.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+  char bus_id[32];
+  std::snprintf(bus_id, sizeof bus_id, "%04x:%02x:%02x.0", static_cast<unsigned>(prop.pciDomainID),
+                static_cast<unsigned>(prop.pciBusID), static_cast<unsigned>(prop.pciDeviceID));
+  info.pci_bus_id = bus_id;
   int v = 0;
   SGEMM_CUDA_CHECK(cudaDriverGetVersion(&v));
   info.driver_version = cuda_version_string(v);

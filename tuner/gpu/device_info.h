@@ -18,6 +18,8 @@ struct GpuInfo {
   std::string driver_version;   // "13.0 (580.159.04)": CUDA version the driver supports, and its release
   std::string runtime_version;  // CUDA runtime linked in, "13.0"
   std::size_t l2_bytes = 0;
+  // "0000:3b:00.0": which card this is, whatever number CUDA_VISIBLE_DEVICES gave it.
+  std::string pci_bus_id;
   std::string arch() const { return sm_arch(compute_major, compute_minor); }
   std::string compute_capability() const { return std::to_string(compute_major) + "." + std::to_string(compute_minor); }
 };

@@ -5,8 +5,9 @@
 namespace sgemm_tune {
 
 CompilePool::CompilePool(KernelSource source, CompileOptions options, std::vector<SgemmTile> tiles, int jobs,
-                         KernelVariant variant)
-    : source_(std::move(source)), options_(std::move(options)), tiles_(std::move(tiles)), variant_(variant) {
+                         KernelVariant variant, std::function<void()> on_ready)
+    : source_(std::move(source)), options_(std::move(options)), tiles_(std::move(tiles)), variant_(variant),
+      on_ready_(std::move(on_ready)) {
   const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(std::max(jobs, 1)), tiles_.size());
   for (std::size_t i = 0; i < n; ++i) workers_.emplace_back([this] { work(); });
 }
@@ -37,6 +38,7 @@ void CompilePool::work() {
       done_.push_back(std::move(out));
     }
     ready_.notify_one();
+    if (on_ready_) on_ready_();
   }
 }
 
@@ -48,6 +50,20 @@ std::optional<CompileOutcome> CompilePool::next() {
   done_.pop_front();
   ++delivered_;
   return out;
+}
+
+std::optional<CompileOutcome> CompilePool::try_next() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (done_.empty()) return std::nullopt;
+  CompileOutcome out = std::move(done_.front());
+  done_.pop_front();
+  ++delivered_;
+  return out;
+}
+
+bool CompilePool::exhausted() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return delivered_ == tiles_.size();
 }
 
 }  // namespace sgemm_tune

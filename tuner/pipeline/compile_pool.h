@@ -5,6 +5,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -25,14 +26,20 @@ struct CompileOutcome {
 
 class CompilePool {
  public:
+  // `on_ready` is called on a compiling thread after each outcome is ready to take, e.g.
+  // to wake a caller that waits for other things too (try_next).
   CompilePool(KernelSource source, CompileOptions options, std::vector<SgemmTile> tiles, int jobs,
-              KernelVariant variant = KernelVariant::exact);
+              KernelVariant variant = KernelVariant::exact, std::function<void()> on_ready = {});
   ~CompilePool();  // stops taking new work and joins the workers
   CompilePool(const CompilePool &) = delete;
   CompilePool &operator=(const CompilePool &) = delete;
 
   // Blocks until a compilation finishes; nullopt once every candidate has been returned.
   std::optional<CompileOutcome> next();
+  // A finished compilation if there is one; never blocks.
+  std::optional<CompileOutcome> try_next();
+  // Every candidate has been returned.
+  bool exhausted();
 
  private:
   void work();
@@ -41,6 +48,7 @@ class CompilePool {
   const CompileOptions options_;
   const std::vector<SgemmTile> tiles_;
   const KernelVariant variant_;
+  const std::function<void()> on_ready_;
   std::atomic<std::size_t> next_job_{0};
   std::atomic<bool> stop_{false};
   std::mutex mutex_;

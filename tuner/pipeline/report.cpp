@@ -12,11 +12,38 @@ std::string format(const char *fmt, double v) {
   return buf;
 }
 
+std::string right_aligned(const std::string &text, std::size_t width) {
+  return std::string(text.size() < width ? width - text.size() : 0, ' ') + text;
+}
+
 std::string tile_columns(const SgemmTile &t) {
   char buf[128];
   std::snprintf(buf, sizeof buf, "%4d %4d %3d %4d %4d %6d %3d %3d %6d %3d %3d", t.BM, t.BN, t.BK, t.WM, t.WN, t.WNITER,
                 t.TM, t.TN, t.STAGES, t.PREFETCH, t.STREAMK);
   return buf;
+}
+
+// What each GPU of the run measured: with several, how the work was shared.
+void print_devices(const TuneReport &r, std::ostream &out) {
+  if (r.devices.empty()) return;
+  out << "measured on " << (r.devices.size() == 1 ? "GPU " : "GPUs ");
+  for (std::size_t i = 0; i < r.devices.size(); ++i) {
+    const DeviceReport &d = r.devices[i];
+    out << (i ? "; " : "") << d.device;
+    if (!d.pci_bus_id.empty()) out << " (" << d.pci_bus_id << ")";
+    out << ": " << d.candidates << " candidates in " << format("%.1f", d.gpu_seconds) << " s";
+  }
+  out << "\n";
+}
+
+// cuBLAS at one shape on each GPU but the first (whose time heads the shape's table).
+void print_other_cublas(const TuneReport &r, std::size_t shape, std::ostream &out) {
+  for (std::size_t i = 1; i < r.devices.size(); ++i) {
+    const DeviceReport &d = r.devices[i];
+    if (shape >= d.cublas_ms.size() || shape >= d.cublas_end_ms.size()) continue;
+    out << "  cuBLAS on GPU " << d.device << ": " << format("%.3f", d.cublas_ms[shape]) << " ms; at the end "
+        << format("%.3f", d.cublas_end_ms[shape]) << " ms (its results are compared with these)\n";
+  }
 }
 
 void print_counts(const TuneReport &r, std::ostream &out) {
@@ -50,6 +77,7 @@ void print_counts(const TuneReport &r, std::ostream &out) {
     out << "; GPU: " << format("%.1f", r.gpu_seconds) << " s verifying and timing candidates, "
         << format("%.1f", r.cublas_seconds) << " s cuBLAS and set-up";
   out << "; total " << format("%.1f", r.wall_seconds) << " s wall\n";
+  print_devices(r, out);
 }
 
 }  // namespace
@@ -62,7 +90,11 @@ nlohmann::json fingerprint_changes_to_json(const std::vector<FingerprintChange> 
 
 void print_report(const TuneReport &r, std::ostream &out, std::size_t top) {
   out << "sgemm-tune: space '" << r.space_name << "' for " << r.arch;
-  if (r.gpu) out << " on " << r.gpu->name << " (" << r.gpu->sm_count << " SMs, driver " << r.gpu->driver_version << ")";
+  if (r.gpu) {
+    out << " on " << r.gpu->name;
+    if (r.devices.size() > 1) out << " x" << r.devices.size();
+    out << " (" << r.gpu->sm_count << " SMs, driver " << r.gpu->driver_version << ")";
+  }
   if (r.dry_run)
     out << ", dry run (nothing timed, nothing recorded)";
   else
@@ -71,21 +103,29 @@ void print_report(const TuneReport &r, std::ostream &out, std::size_t top) {
   print_counts(r, out);
   if (r.dry_run) return;
 
-  for (const ShapeReport &s : r.shapes) {
+  // With several GPUs, the table says which measured each result.
+  const bool several = r.devices.size() > 1;
+  for (std::size_t shape = 0; shape < r.shapes.size(); ++shape) {
+    const ShapeReport &s = r.shapes[shape];
     out << "\n" << s.shape.to_string() << ": cuBLAS " << format("%.3f", s.cublas_ms) << " ms ("
         << format("%.2f", s.cublas_tflops) << " TFLOP/s); again at the end of the run: "
         << format("%.3f", s.cublas_end_ms) << " ms\n";
+    print_other_cublas(r, shape, out);
     if (s.ranked.empty()) {
       out << "  no candidate was timed at this shape\n";
       continue;
     }
-    out << "  rank   BM   BN  BK   WM   WN WNITER  TM  TN STAGES  PF  SK regs blk/SM  time ms  TFLOP/s  %cuBLAS    error\n";
+    out << "  rank   BM   BN  BK   WM   WN WNITER  TM  TN STAGES  PF  SK regs blk/SM  time ms  TFLOP/s  %cuBLAS    error"
+        << (several ? "  GPU" : "") << "\n";
     const auto row = [&](const std::string &label, const RankedResult &x) {
       char buf[160];
-      std::snprintf(buf, sizeof buf, "  %4s %s %4d %6d %8.3f %8.2f %7.1f%% %8.1e\n", label.c_str(),
+      std::snprintf(buf, sizeof buf, "  %4s %s %4d %6d %8.3f %8.2f %7.1f%% %8.1e", label.c_str(),
                     tile_columns(x.tile).c_str(), x.registers, x.blocks_per_sm, x.time_ms, x.tflops,
                     x.percent_of_cublas, x.error);
       out << buf;
+      // "-": measured by an earlier run under the same fingerprint.
+      if (several) out << right_aligned(x.device ? std::to_string(*x.device) : "-", 5);
+      out << "\n";
     };
     for (std::size_t i = 0; i < s.ranked.size() && i < top; ++i) row(std::to_string(i + 1), s.ranked[i]);
     for (const auto &[name, tile] : r.references) {
@@ -168,6 +208,7 @@ nlohmann::json report_to_json(const TuneReport &r) {
       e["registers"] = x.registers;
       e["blocks_per_sm"] = x.blocks_per_sm;
       e["error"] = x.error;
+      e["device"] = x.device ? nlohmann::json(*x.device) : nlohmann::json(nullptr);
       results.push_back(std::move(e));
     }
     shapes.push_back({{"shape", s.shape.to_string()},
@@ -180,6 +221,15 @@ nlohmann::json report_to_json(const TuneReport &r) {
                       {"results", std::move(results)}});
   }
   j["shapes"] = std::move(shapes);
+  json devices = json::array();
+  for (const DeviceReport &d : r.devices)
+    devices.push_back({{"device", d.device},
+                       {"pci_bus_id", d.pci_bus_id},
+                       {"candidates", d.candidates},
+                       {"gpu_seconds", d.gpu_seconds},
+                       {"cublas_ms", d.cublas_ms},
+                       {"cublas_end_ms", d.cublas_end_ms}});
+  j["devices"] = std::move(devices);
   json finalists = json::array();
   for (const auto &t : r.finalists) finalists.push_back(tile_to_json(t));
   j["finalists"] = std::move(finalists);

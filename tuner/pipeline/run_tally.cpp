@@ -54,6 +54,17 @@ void RunTally::note_best(double percent_of_cublas, double tflops) {
   progress_.best_tflops = tflops;
 }
 
+void RunTally::measure_on(const std::vector<GpuInfo> &gpus) {
+  progress_.devices.clear();
+  for (const GpuInfo &g : gpus) progress_.devices.push_back(DeviceProgress{g.device, 0, 0});
+}
+
+void RunTally::measured_on(std::size_t lane, double seconds) {
+  DeviceProgress &d = progress_.devices.at(lane);
+  ++d.timed;
+  d.gpu_seconds += seconds;
+}
+
 void RunTally::publish() {
   progress_.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start_).count();
   progress_.pruned = counts_.pruned_total();

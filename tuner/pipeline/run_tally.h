@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "tuner/common/status.h"
+#include "tuner/gpu/device_info.h"
 #include "tuner/pipeline/tune.h"
 #include "tuner/space/enumerate.h"
 
@@ -49,6 +50,10 @@ class RunTally {
   void expect(std::size_t candidates) { progress_.total += candidates; }
   void begin_stage(std::string stage) { progress_.stage = std::move(stage); }
   void note_best(double percent_of_cublas, double tflops);
+  // The GPUs that measure, in the order that measured_on numbers them.
+  void measure_on(const std::vector<GpuInfo> &gpus);
+  // A survivor verified and timed on the `lane`th GPU in `seconds` (RunEvent::timed counts it overall).
+  void measured_on(std::size_t lane, double seconds);
   // Sends the progress line to the callback.
   void publish();
 

@@ -8,13 +8,13 @@
 
 #include "tuner/common/errors.h"
 #include "tuner/compile/nvrtc_compiler.h"
-#include "tuner/gpu/cuda_check.h"
 #include "tuner/pipeline/compile_pool.h"
 #include "tuner/pipeline/judge.h"
 #include "tuner/pipeline/measure_stage.h"
 #include "tuner/pipeline/report.h"
 #include "tuner/pipeline/run_database.h"
 #include "tuner/pipeline/run_tally.h"
+#include "tuner/pipeline/wakeup.h"
 #include "tuner/search/search_strategy.h"
 #include "tuner/space/enumerate.h"
 
@@ -30,25 +30,27 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 
 struct Target {
   SmLimits limits;
-  std::optional<GpuInfo> gpu;
+  std::optional<GpuInfo> gpu;  // the first of `gpus`
+  std::vector<GpuInfo> gpus;   // those that measure; none in a dry run
 };
 
 Target resolve_target(const TuneOptions &o) {
   Target t;
   if (!o.dry_run) {
-    t.gpu = open_gpu(o.device);
-    t.limits = sm_limits_from_device(o.device);
+    t.gpus = open_gpus(o.devices);
+    t.gpu = t.gpus.front();
+    t.limits = sm_limits_from_device(t.gpu->device);
     if (o.arch && *o.arch != t.gpu->arch())
-      throw UserError("--arch " + *o.arch + " does not match GPU " + std::to_string(o.device) + " (" + t.gpu->name +
-                      ", " + t.gpu->arch() + "); --arch other than the GPU's is only for --dry-run");
+      throw UserError("--arch " + *o.arch + " does not match GPU " + std::to_string(t.gpu->device) + " (" +
+                      t.gpu->name + ", " + t.gpu->arch() + "); --arch other than the GPU's is only for --dry-run");
     return t;
   }
   if (o.arch) {
     t.limits = sm_limits_for_arch(*o.arch);
     return t;
   }
-  if (gpu_count() > o.device) {
-    t.limits = sm_limits_from_device(o.device);
+  if (const int count = gpu_count(); count > 0) {
+    t.limits = sm_limits_from_device(resolve_devices(o.devices, count).front());
     return t;
   }
   std::string known;
@@ -87,7 +89,9 @@ class TuningRun {
       prior_ = database_->prior_timings(target_.gpu->name, o_.shapes);
     record(rows);
     try {
-      if (!o_.dry_run) gpu_ = std::make_unique<MeasureStage>(o_, *target_.gpu, tally_, [this](const std::string &m) { say(m); });
+      if (!o_.dry_run)
+        gpu_ = std::make_unique<MeasureStage>(
+            o_, target_.gpus, tally_, [this](const std::string &m) { say(m); }, [this] { wakeup_.notify(); });
       search(survivors);
       if (gpu_) gpu_->finish(*database_);
       if (database_) database_->finish(true, counts_to_json(tally_.counts()).dump());
@@ -126,6 +130,7 @@ class TuningRun {
     report_.finalists = strategy_->finalists();
     if (gpu_) {
       report_.shapes = std::move(gpu_->shapes());
+      report_.devices = gpu_->devices();
       report_.gpu_seconds = gpu_->gpu_seconds();
       report_.cublas_seconds = gpu_->cublas_seconds();
     }
@@ -204,22 +209,66 @@ class TuningRun {
         std::to_string(candidates) + " candidates were left unjudged");
   }
 
+  // Compiles the batch and measures its survivors, recording each as it lands, until every
+  // one is settled. This thread waits for whichever comes first: a compiled candidate
+  // (judged, then handed to the GPUs) or a measured one (recorded).
   void compile_and_measure(const std::vector<SgemmTile> &batch) {
     const std::vector<SgemmTile> tiles = gpu_ ? gpu_->reuse_prior(batch, *database_) : batch;
     if (tiles.empty()) return;
     const auto compile_start = Clock::now();
     double last_compiled_at = 0;
-    CompilePool pool(o_.kernel, compile_options_, tiles, o_.jobs);
-    while (auto outcome = pool.next()) {
-      if (g_stop_requested) throw TuningInterrupted();
-      report_.compile_cpu_seconds += outcome->seconds;
-      const double compiled_at = seconds_since(compile_start);
-      record(outcome->kernel ? compiled(*outcome) : compile_failure(*outcome));
-      tally_.publish();
-      // Wall time of compilation alone: up to the last compile, not the last measurement.
-      last_compiled_at = compiled_at;
+    CompilePool pool(o_.kernel, compile_options_, tiles, o_.jobs, KernelVariant::exact, [this] { wakeup_.notify(); });
+    while (true) {
+      const std::uint64_t seen = wakeup_.count();
+      bool moved = record_measured();
+      if (g_stop_requested) stop_measuring();
+      if (auto outcome = pool.try_next()) {
+        report_.compile_cpu_seconds += outcome->seconds;
+        // Wall time of compilation alone: up to the last compile, not the last measurement.
+        last_compiled_at = seconds_since(compile_start);
+        record(outcome->kernel ? compiled(*outcome) : compile_failure(*outcome));
+        tally_.publish();
+        moved = true;
+      }
+      if (moved) continue;
+      if (pool.exhausted() && !(gpu_ && gpu_->busy())) break;
+      // A stop request (a signal) does not notify: look again at least this often.
+      wakeup_.wait(seen, std::chrono::milliseconds(200));
     }
     report_.compile_wall_seconds += last_compiled_at;
+  }
+
+  // Records the survivors the GPUs have measured since last asked; whether there were any.
+  bool record_measured() {
+    if (!gpu_) return false;
+    bool any = false;
+    while (auto measured = gpu_->take_measured()) {
+      any = true;
+      record(measured->rows);
+      tally_.publish();
+      if (measured->fatal) {
+        // In-process only: that GPU's context is gone. What the others have in hand is
+        // recorded, then the run stops.
+        drain_measuring();
+        std::rethrow_exception(measured->fatal);
+      }
+    }
+    return any;
+  }
+
+  // Ctrl-C or TERM: the survivors a GPU has started on are finished and recorded, the rest
+  // dropped; the same command resumes from there.
+  [[noreturn]] void stop_measuring() {
+    if (gpu_) drain_measuring();
+    throw TuningInterrupted();
+  }
+
+  void drain_measuring() {
+    gpu_->cancel_waiting();
+    while (gpu_->busy()) {
+      record(gpu_->wait_measured().rows);
+      tally_.publish();
+    }
   }
 
   std::vector<ResultRow> compile_failure(const CompileOutcome &outcome) {
@@ -229,7 +278,7 @@ class TuningRun {
     return compile_failure_rows(outcome, o_.shapes);
   }
 
-  std::vector<ResultRow> compiled(const CompileOutcome &outcome) {
+  std::vector<ResultRow> compiled(CompileOutcome &outcome) {
     const CompiledKernel &kernel = *outcome.kernel;
     CompiledJudgement j = judge_compiled(kernel, outcome.seconds, o_.shapes, o_.space.prune, target_.limits,
                                          [&](const Shape &s) { return database_ && database_->prior(kernel.tile, s); });
@@ -241,20 +290,17 @@ class TuningRun {
     tally_.count(RunEvent::survived);
     report_.survivors.push_back(j.survivor);
     if (!gpu_) return std::move(j.rows);
-    try {
-      gpu_->measure(kernel, j.occupancy, j.rows);
-    } catch (const CudaError &) {
-      // In-process only: the context is gone. Record what happened to this candidate, then stop.
-      record(j.rows);
-      throw;
-    }
-    return std::move(j.rows);
+    // Recorded when measured (record_measured).
+    gpu_->submit(std::move(*outcome.kernel), j.occupancy, std::move(j.rows));
+    return {};
   }
 
   const TuneOptions &o_;
   const TuneCallbacks &cb_;
   const Clock::time_point start_;
   RunTally tally_;
+  // Wakes this thread for a compiled or a measured candidate; outlives both sources.
+  Wakeup wakeup_;
   std::unique_ptr<SearchStrategy> strategy_;
   Target target_;
   CompileOptions compile_options_;

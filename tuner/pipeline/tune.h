@@ -1,9 +1,11 @@
 // The tuning pipeline, end to end:
 //   enumerate -> validity rules -> prune (before compile) -> NVRTC compile in parallel
 //   -> prune (registers, spills, residency) -> verify against cuBLAS -> time -> record
-// Compilation runs on worker threads while the calling thread verifies and times the
-// candidates already compiled. Which survivors are timed, and in what order, is the search
-// strategy's to say (tuner/search/). A dry run stops before the GPU and writes nothing.
+// Compilation runs on worker threads while the GPUs verify and time the candidates already
+// compiled, each GPU on a thread of its own taking whichever survivor is next; the calling
+// thread judges, hands out and records (the database has one writer). Which survivors are
+// timed, and in what order, is the search strategy's to say (tuner/search/). A dry run
+// stops before the GPU and writes nothing.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include "tuner/common/errors.h"
 #include "tuner/compile/kernel_source.h"
 #include "tuner/gpu/device_info.h"
+#include "tuner/pipeline/device_selection.h"
 #include "tuner/space/search_space.h"
 #include "tuner/space/shard.h"
 #include "tuner/time/bench_session.h"
@@ -27,7 +30,9 @@ struct TuneOptions {
   std::vector<Shape> shapes;  // to tune; the space's own unless overridden
   std::string db_path = "sgemm-tune.db";
   int jobs = 1;
-  int device = 0;
+  // The GPUs that measure, all of one model: a measurement worker (or, in process, a
+  // thread) on each.
+  DeviceSelection devices = DeviceSelection::one(0);
   bool dry_run = false;
   std::optional<std::string> arch;  // required for a dry run without a GPU
   KernelSource kernel;
@@ -58,6 +63,7 @@ struct RankedResult {
   int registers = 0;
   int blocks_per_sm = 0;
   double error = 0;  // the larger of the two verification errors
+  std::optional<int> device;  // the GPU that measured it; none when an earlier run did
 };
 
 struct ShapeReport {
@@ -65,6 +71,17 @@ struct ShapeReport {
   double cublas_ms = 0, cublas_tflops = 0;
   double cublas_end_ms = 0;  // cuBLAS again after the candidates: clock drift shows here
   std::vector<RankedResult> ranked;  // fastest first
+};
+
+// One GPU of the run, and what it measured.
+struct DeviceReport {
+  int device = 0;
+  std::string pci_bus_id;
+  std::size_t candidates = 0;  // survivors it verified and timed
+  double gpu_seconds = 0;      // spent on them
+  // cuBLAS on this GPU at each shape (in the order of TuneReport::shapes), at the start of
+  // the run and at its end: each result is compared with its own GPU's.
+  std::vector<double> cublas_ms, cublas_end_ms;
 };
 
 struct TuneCounts {
@@ -95,7 +112,8 @@ struct TuneReport {
   std::string space_name;
   std::string arch;
   bool dry_run = false;
-  std::optional<GpuInfo> gpu;
+  std::optional<GpuInfo> gpu;  // the first of the run's GPUs: they are one model
+  std::vector<DeviceReport> devices;
   std::int64_t run_id = 0;
   std::string db_path;
   std::string template_hash;
@@ -110,8 +128,14 @@ struct TuneReport {
   double wall_seconds = 0;
   double compile_wall_seconds = 0;  // first compile started to last finished
   double compile_cpu_seconds = 0;   // summed over workers
-  double gpu_seconds = 0;           // spent verifying and timing candidates
+  double gpu_seconds = 0;           // spent verifying and timing candidates, summed over GPUs
   double cublas_seconds = 0;        // setting up workspaces and timing cuBLAS
+};
+
+struct DeviceProgress {
+  int device = 0;
+  std::size_t timed = 0;  // survivors verified and timed
+  double gpu_seconds = 0;
 };
 
 struct ProgressUpdate {
@@ -122,6 +146,7 @@ struct ProgressUpdate {
   std::size_t compiled = 0, pruned = 0, timed = 0, failed = 0;
   double best_tflops = 0, best_percent = 0;
   double elapsed_seconds = 0;
+  std::vector<DeviceProgress> devices;  // one per GPU of the run; none in a dry run
 };
 
 struct TuneCallbacks {

@@ -31,7 +31,8 @@ constexpr const char *kResultColumns[] = {"status",      "reason",        "detai
                                           "registers",   "spill_bytes",   "smem_bytes",    "blocks_per_sm",
                                           "runtime_blocks_per_sm", "occupancy", "time_ms", "tflops",
                                           "cublas_ms",   "cublas_tflops", "error_beta0",   "error_beta",
-                                          "compile_seconds", "measured_at", "repeats"};
+                                          "compile_seconds", "measured_at", "repeats",
+                                          "device",      "pci_bus_id"};
 
 std::string insert_result_sql() {
   std::string names, values;
@@ -152,6 +153,8 @@ void ResultStore::insert(std::int64_t run_id, const ResultRow &r) {
   st.bind(":time_ms", r.time_ms).bind(":tflops", r.tflops).bind(":cublas_ms", r.cublas_ms);
   st.bind(":cublas_tflops", r.cublas_tflops).bind(":error_beta0", r.error_beta0).bind(":error_beta", r.error_beta);
   st.bind(":compile_seconds", r.compile_seconds).bind(":measured_at", utc_now()).bind(":repeats", r.repeats);
+  st.bind(":device", r.device);
+  if (r.pci_bus_id.empty()) st.bind_null(":pci_bus_id"); else st.bind(":pci_bus_id", r.pci_bus_id);
   st.run();
 }
 

@@ -45,6 +45,9 @@ struct ResultRow {
   std::optional<int> threads, registers, spill_bytes, smem_bytes, blocks_per_sm, runtime_blocks_per_sm, repeats;
   std::optional<double> occupancy, time_ms, tflops, cublas_ms, cublas_tflops, error_beta0, error_beta,
       compile_seconds;
+  // The GPU that measured it (GpuInfo::device and pci_bus_id); none for what no GPU measured.
+  std::optional<int> device;
+  std::string pci_bus_id;
 };
 
 // A final result recorded earlier: a later run under the same fingerprint need not

@@ -24,6 +24,7 @@ enum class Kind {
   hex,        // lower-case hexadecimal digits
   timestamp,  // 2026-11-30T21:34:44Z, as utc_now() writes
   cc,         // compute capability, "9.0"
+  pci,        // PCI bus id, "0000:3b:00.0", as GpuInfo::pci_bus_id writes it
   integer,
   real,       // finite
   base64,
@@ -95,6 +96,8 @@ const std::vector<Column> kResultColumns = with_tile({
     {"error_beta", Kind::real, true, 0, std::numeric_limits<double>::max()},
     {"compile_seconds", Kind::real, true, 0, kBig},
     {"measured_at", Kind::timestamp, false, 0, 0},
+    {"device", Kind::integer, true, 0, 1023},
+    {"pci_bus_id", Kind::pci, true, 0, 0},
 });
 
 const std::vector<Column> kKernelColumns = with_tile({
@@ -137,6 +140,21 @@ bool is_timestamp(const std::string &s) {
   return true;
 }
 
+// domain:bus:device.function in lower-case hex: 4 to 8, 2, 2 and 1 digits.
+bool is_pci_bus_id(const std::string &s) {
+  const auto colon = s.find(':');
+  if (colon < 4 || colon > 8 || s.size() != colon + 8) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const std::size_t after = i - colon;  // from the first colon
+    const bool ok = i < colon ? hex_char(s[i])
+                    : after == 0 || after == 3 ? s[i] == ':'
+                    : after == 6               ? s[i] == '.'
+                                               : hex_char(s[i]);
+    if (!ok) return false;
+  }
+  return true;
+}
+
 std::string length_range(const Column &c) {
   return "of " + std::to_string(static_cast<long long>(c.lo)) + " to " + std::to_string(static_cast<long long>(c.hi)) +
          " bytes";
@@ -166,6 +184,9 @@ void check_text_value(const Column &c, const std::string &s, const std::string &
       return;
     case Kind::cc:
       if (!is_compute_capability(s)) fail(where, c.name, "a compute capability such as \"9.0\"", value);
+      return;
+    case Kind::pci:
+      if (!is_pci_bus_id(s)) fail(where, c.name, "a PCI bus id such as \"0000:3b:00.0\"", value);
       return;
     case Kind::base64:
       if (s.size() % 4 != 0 || s.size() > max || !long_enough || !all_of(s, base64_char))

@@ -28,17 +28,31 @@ CandidateMeasurement measure_candidate(BenchSession &bench, const CompiledKernel
 
 namespace {
 
+// The device made current in the calling thread; returns it.
+int made_current(int device) {
+  SGEMM_CUDA_CHECK(cudaSetDevice(device));
+  return device;
+}
+
+// The CUDA device is current per thread, and a run with several GPUs measures each on a
+// thread of its own: every call makes this bench's device current first.
 class InProcessBench : public CandidateBench {
  public:
-  InProcessBench(const GpuInfo &gpu, const BenchConfig &c) : bench_(gpu, c.shapes, c.timing, c.verify, c.seed) {}
+  InProcessBench(const GpuInfo &gpu, const BenchConfig &c)
+      : device_(made_current(c.device)), bench_(gpu, c.shapes, c.timing, c.verify, c.seed) {}
   const std::vector<ShapeBaseline> &baselines() const override { return bench_.baselines(); }
   CandidateMeasurement measure(const CompiledKernel &kernel, const std::vector<std::size_t> &shapes,
                                const std::vector<double> &best_ms) override {
+    made_current(device_);
     return measure_candidate(bench_, kernel, shapes, best_ms);
   }
-  Timing time_cublas(std::size_t shape) override { return bench_.time_cublas(shape); }
+  Timing time_cublas(std::size_t shape) override {
+    made_current(device_);
+    return bench_.time_cublas(shape);
+  }
 
  private:
+  int device_;
   BenchSession bench_;
 };
 
