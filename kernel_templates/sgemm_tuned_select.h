@@ -18,8 +18,8 @@
 // rate, and a split's extra pass and atomic traffic; it scales all of that by the time of a
 // K slice that the tile was measured at when it ran full waves (the shape of most work it
 // was timed at in its tuning). Its constants were fitted against the measured time of
-// every choice for 59 problems on the H200
-// (bench/results/2026-12-01-h200-selection-sweep).
+// every choice for 59 problems in two tunings on the H200 (tools/replay_sweep;
+// bench/results/2026-12-01-h200-selection-sweep).
 #pragma once
 
 #include "sgemm_tile_rules.h"
@@ -63,17 +63,17 @@ namespace detail {
 // at which C is scaled and split parts are added atomically, in bytes per picosecond (TB/s).
 constexpr double kLaunchPs = 4.0e6;
 constexpr double kBlockOverheadSlices = 1.0;
-constexpr double kSplitBytesPerPs = 2.0;
+constexpr double kSplitBytesPerPs = 4.0;
 // An SM's issue rate with one or two warps for each of its four schedulers, against three
-// or more: with few warps the latency of shared-memory loads shows.
-constexpr double kOneWarpPerSchedulerRate = 0.8;
-constexpr double kTwoWarpsPerSchedulerRate = 0.95;
+// or more: with one warp the latency of shared-memory loads shows.
+constexpr double kOneWarpPerSchedulerRate = 0.6;
+constexpr double kTwoWarpsPerSchedulerRate = 1.0;
 // The fast kernel has no guards: at the same predicted time it wins.
 constexpr double kFastKernelAdvantage = 0.97;
-// The kernel of any operands against the edge kernel at the same tile: measured / predicted
-// time 1.90 against 1.25 in geometric mean over the shapes benchmark
-// (bench/results/2026-12-01-h200-shapes-workload, run3).
-constexpr double kAnyKernelSlowdown = 1.5;
+// The kernel of any operands against the edge kernel at the same tile, as the choice between
+// it and packing the operands sees it (fitted with the constants above; measured, the kernel
+// of any operands takes 1.5 to 1.7 times the edge kernel's time at the same tile and split).
+constexpr double kAnyKernelSlowdown = 1.3;
 // Packing operands: a copy kernel per operand, at this many bytes per picosecond (read and
 // written), and the workspace's allocation from the stream-ordered pool.
 constexpr double kPackBytesPerPs = 2.0;

@@ -6,7 +6,7 @@
 //                              offset, edge shape and beta, against cublasSgemm
 //   sgemm_blas_check edges     the edge variant of every tuned entry of this GPU, launched
 //                              directly, over odd shapes with 16-byte aligned rows, against
-//                              cublasSgemm
+//                              cublasSgemm; then with the operands packed first
 // One line per check, "ok" or "WRONG" last but one; exit 0 when every check passed.
 // Leading dimensions here come from CBLAS's table, written out again, not from the header.
 #include <cmath>
@@ -154,27 +154,32 @@ struct Case {
   int entry;   // -1: through sgemm_tuned; else launch this tuned entry's edge kernel
   int splits;  // with K split this many ways
   bool round;  // each least leading dimension rounded up to a multiple of 4 before `pad`
+  bool pack;   // with `entry`: the operands packed into a workspace first, then the edge kernel
 };
 
 int round_up4(int v) { return (v + 3) / 4 * 4; }
 
-// The edge kernel of entry `i` of this GPU's table, K split `splits` ways, as sgemm_tuned's
-// edge paths launch it.
-cudaError_t launch_entry_edges(int i, const sgemm_tune_kernels::RowMajorGemm &g, int splits, std::string *path) {
+// The edge kernel of entry `i` of this GPU's table (or its kernel of any operands, or the
+// operands packed first where `pack`), K split `splits` ways, chosen with route_choice and
+// launched as sgemm_tuned launches its routes.
+cudaError_t launch_entry_edges(int i, const sgemm_tune_kernels::RowMajorGemm &g, int splits, bool pack,
+                               std::string *path) {
   int device = 0;
   CHECK(cudaGetDevice(&device));
   const sgemm_tune_runtime::GpuTable *table =
       sgemm_tune_runtime::table_for_device(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, device).table;
   if (table == nullptr || i >= table->count) return cudaErrorInvalidDevice;
-  const sgemm_tune_runtime::TunedKernel &k = table->kernels[i];
-  if (!sgemm_tune_kernels::shape_fits_tile_edges(k.shape.tile, g.M, g.N, g.K)) return cudaErrorInvalidValue;
-  const bool any = sgemm_tune_runtime::needs_any_kernel(g);
-  const bool cubin = (any ? k.any_cubin : k.edges_cubin) != nullptr;
-  *path = "entry-" + std::to_string(i) + (any ? "-any" : "-edge") + (cubin ? "-cubin" : "-source");
-  if (cubin)
-    return sgemm_tune_runtime::launch_edges_cubin(k, any ? table->any_code[i] : table->edges_code[i], device, g,
-                                                  splits, 0);
-  return any ? k.any_source(g, splits, 0) : k.edges_source(g, splits, 0);
+  // A split into more parts than K has slices runs as one part a slice.
+  const int slices = (g.K + table->kernels[i].shape.tile.BK - 1) / table->kernels[i].shape.tile.BK;
+  if (splits > slices) splits = slices > 1 ? slices : 1;
+  sgemm_tune_runtime::Route r{};
+  const cudaError_t e = sgemm_tune_runtime::route_choice(
+      sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, g, i, true, splits,
+      pack ? sgemm_tune_runtime::Packing::always : sgemm_tune_runtime::Packing::never, &r);
+  if (e != cudaSuccess) return e;
+  const std::string name = sgemm_tune_runtime::path_name(r.path);  // tuned-edge-cubin, tuned-any-source, ...
+  *path = "entry-" + std::to_string(i) + name.substr(name.find('-'));
+  return sgemm_tune_runtime::launch_route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, r, g, 0);
 }
 
 std::string describe(const Case &c) {
@@ -223,7 +228,7 @@ void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
   } else {
     const sgemm_tune_kernels::RowMajorGemm g =
         sgemm_tune_kernels::to_row_major(l, c.op_a, c.op_b, c.M, c.N, c.K, alpha, A, lda, B, ldb, c.beta, C, ldc);
-    status = launch_entry_edges(c.entry, g, c.splits, &path);
+    status = launch_entry_edges(c.entry, g, c.splits, c.pack, &path);
   }
   CHECK(cudaDeviceSynchronize());
   if (c.K > 0) reference(h, c, alpha, A, lda, B, ldb, ref.base + c.offset, ldc);
@@ -280,7 +285,7 @@ void run_cases() {
           for (int pad : {0, 4, 3})
             for (int offset : {0, 1, 3})
               for (float beta : {0.0f, 0.5f})
-                run_case(h, Case{l, a, b, s.M, s.N, s.K, pad, offset, beta, -1, 1, false}, rng);
+                run_case(h, Case{l, a, b, s.M, s.N, s.K, pad, offset, beta, -1, 1, false, false}, rng);
   CHECK_CUBLAS(cublasDestroy(h));
 }
 
@@ -315,8 +320,18 @@ void run_edges() {
               for (int splits : {1, 3})
                 for (float beta : {0.0f, 0.5f})
                   run_case(h,
-                           Case{l, a, b, s.M, s.N, s.K, aligned ? 0 : 3, aligned ? 0 : 1, beta, entry, splits, aligned},
+                           Case{l, a, b, s.M, s.N, s.K, aligned ? 0 : 3, aligned ? 0 : 1, beta, entry, splits, aligned,
+                                false},
                            rng);
+  // The same entries with the operands packed first (unaligned rows: every op pair needs it).
+  for (int entry = 0; entry < table->count; ++entry)
+    for (const Shape &s : {Shape{1001, 999, 1003}, Shape{127, 129, 131}})
+      for (Layout l : kLayouts)
+        for (Op a : kOps)
+          for (Op b : kOps)
+            for (int splits : {1, 3})
+              for (float beta : {0.0f, 0.5f})
+                run_case(h, Case{l, a, b, s.M, s.N, s.K, 3, 1, beta, entry, splits, false, true}, rng);
   CHECK_CUBLAS(cublasDestroy(h));
 }
 
