@@ -537,6 +537,35 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
                    place.warpCol * WN;
     // BLAS semantics: with beta == 0, C is output only and is never read (it may hold NaN).
     const bool readC = beta != 0.0f;
+    if constexpr (kEdges && !kAny && TM % 4 == 0) {
+      // C stored transposed: the product's element (row, col) at C[col * ldc + row], so a
+      // thread's TM rows of one column lie next to each other. Stored four rows at a time,
+      // as rows of the N x M matrix C holds, neighbouring threads' runs adjoin: whole
+      // sectors, where one element per column at stride ldc took a sector each. Not in the
+      // kernel of any operands, whose registers it would push into spills (64 x 128 tile:
+      // 249 -> 255 and 20 bytes spilled, NVRTC sm_90); a product whose C is transposed
+      // (A^T B^T as (B A)^T) reaches it plain or packed.
+      if (transC) {
+#pragma unroll
+        for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
+#pragma unroll
+          for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
+#pragma unroll
+            for (int n = 0; n < TN; ++n)
+#pragma unroll
+              for (int m = 0; m < TM; m += 4) {
+                const int row = tileRow * BM + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + m;
+                const int col = tileCol * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + n;
+                const int acc = (wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n;
+                constexpr int kRow = WNITER * TN;  // threadResults between consecutive rows
+                const float4 out = make_float4(alpha * threadResults[acc], alpha * threadResults[acc + kRow],
+                                               alpha * threadResults[acc + 2 * kRow],
+                                               alpha * threadResults[acc + 3 * kRow]);
+                detail::store4_guarded(C, ldc, col, row, N, M, out, beta, readC, vecC, accumulate);
+              }
+        return;
+      }
+    }
 #pragma unroll
     for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow) {
 #pragma unroll

@@ -123,8 +123,9 @@ inline double block_units(const TunedShape &e, long long blocks, long long slice
 // one wave of persistent blocks.
 inline double stream_k_units(const TunedShape &e, long long M, long long N, long long K, int sms) {
   if (sms < 1) sms = 1;
-  const double per_block = static_cast<double>(tiles_over(M, N, e.tile) * k_slices(K, e.tile)) /
-                           static_cast<double>(static_cast<long long>(sms) * resident_blocks(e));
+  // In double: the slices of a shape near the kernels' limits overflow 64-bit integers.
+  const double per_block = static_cast<double>(tiles_over(M, N, e.tile)) * static_cast<double>(k_slices(K, e.tile)) /
+                           (static_cast<double>(sms) * resident_blocks(e));
   return (per_block > 1.0 ? per_block : 1.0) + kBlockOverheadSlices;
 }
 
@@ -146,19 +147,29 @@ inline double unit_ps(const TunedShape &e, int sms) {
 
 }  // namespace detail
 
+namespace detail {
+
+// predict_time with the entry's unit_ps already known (select_kernel computes it once per
+// entry, not once per split: the selection runs on every call).
+inline double predict_time_at(const TunedShape &e, double ps_per_unit, long long M, long long N, long long K, int sms,
+                              bool edges, int splits) {
+  if (splits < 1 || !edges) splits = 1;
+  const long long per_split = (k_slices(K, e.tile) + splits - 1) / splits;
+  const double units = edges ? block_units(e, tiles_over(M, N, e.tile) * splits, per_split, sms)
+                             : fast_units(e, M, N, K, sms);
+  double time = kLaunchPs + units * ps_per_unit;
+  if (splits > 1)  // the scale pass, then every split adding all of C once
+    time += kLaunchPs + 4.0 * static_cast<double>(M) * static_cast<double>(N) * (splits + 2) / kSplitBytesPerPs;
+  return edges ? time : time * kFastKernelAdvantage;
+}
+
+}  // namespace detail
+
 // The predicted time, in picoseconds, of entry e's kernel on M x N x K with `sms` SMs: the
 // edge kernel with K split `splits` ways when `edges`, else the fast kernel (splits 1).
 inline double predict_time(const TunedShape &e, long long M, long long N, long long K, int sms, bool edges,
                            int splits) {
-  if (splits < 1 || !edges) splits = 1;
-  const long long per_split = (detail::k_slices(K, e.tile) + splits - 1) / splits;
-  const double units = edges ? detail::block_units(e, detail::tiles_over(M, N, e.tile) * splits, per_split, sms)
-                             : detail::fast_units(e, M, N, K, sms);
-  double time = detail::kLaunchPs + units * detail::unit_ps(e, sms);
-  if (splits > 1)  // the scale pass, then every split adding all of C once
-    time += detail::kLaunchPs +
-            4.0 * static_cast<double>(M) * static_cast<double>(N) * (splits + 2) / detail::kSplitBytesPerPs;
-  return edges ? time : time * detail::kFastKernelAdvantage;
+  return detail::predict_time_at(e, detail::unit_ps(e, sms), M, N, K, sms, edges, splits);
 }
 
 // The predicted cost, in picoseconds, of packing `a_floats` and `b_floats` floats (0: that
@@ -191,13 +202,18 @@ inline Selection select_kernel(const TunedShape *entries, int count, long long M
         best = Selection{SelectKind::exact, i, false, 1, 0.0};
     }
   if (best.entry >= 0) return best;
+  double ps_per_unit = 0;
   auto consider = [&](int i, bool edges, int splits) {
-    const double time = predict_time(entries[i], M, N, K, sms, edges, splits);
+    const double time = detail::predict_time_at(entries[i], ps_per_unit, M, N, K, sms, edges, splits);
+    // A prediction that is not a finite positive time (an entry's figures out of all
+    // reason) never wins, nor blocks a later one.
+    if (!(time > 0 && time < 1e300)) return;
     if (best.entry < 0 || time < best.predicted_ps) best = Selection{SelectKind::predicted, i, edges, splits, time};
   };
   for (int i = 0; i < count; ++i) {
     const TunedShape &e = entries[i];
     if (!(e.tflops > 0) || e.M < 1 || e.N < 1 || e.K < 1) continue;
+    ps_per_unit = detail::unit_ps(e, sms);
     if (fast_operands && shape_fits_tile(e.tile, M, N, K)) consider(i, false, 1);
     if (!shape_fits_tile_edges(e.tile, M, N, K)) continue;
     const long long slices = (K + e.tile.BK - 1) / e.tile.BK;

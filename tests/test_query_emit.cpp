@@ -159,8 +159,8 @@ TEST(SelectKernel, PackingIsChosenWhereItPays) {
   EXPECT_LT(sgemm_tune_kernels::predict_pack_time(1000, 0), sgemm_tune_kernels::predict_pack_time(1000000, 0));
 }
 
-// An SM's rate by the warps it holds: a scheduler with one warp, or two, cannot hide the
-// latency of shared-memory loads as three can.
+// An SM's rate by the warps it holds: a scheduler with one warp cannot hide the latency of
+// shared-memory loads as two or more can (measured, two did as well as three: both rates 1).
 TEST(SelectKernel, AnSmWithFewWarpsRunsSlower) {
   using sgemm_tune_kernels::detail::sm_rate;
   EXPECT_DOUBLE_EQ(sm_rate(0), 0.0);
@@ -319,6 +319,10 @@ TEST_F(QueryTest, EmissionIsDeterministicAndShipsCodeCompiledFromTheTimedTemplat
   EXPECT_NE(a.text.find("Do not edit"), std::string::npos);
   EXPECT_NE(a.text.find(KernelSource::embedded().hash), std::string::npos);
   EXPECT_NE(a.text.find("\"NVIDIA H200\""), std::string::npos);
+  // Each entry carries what the selection scales from: 4 blocks per SM, and its tile's
+  // result at 4096^3 (both entries' tiles were timed there); without them the selection
+  // would quietly fall back to one block per SM and the entry's own rate.
+  EXPECT_NE(a.text.find(", 4, 4096, 4096, 4096, "), std::string::npos);
   EXPECT_EQ(a.text.find("launch_fast<"), std::string::npos);
   EXPECT_NE(a.text.find("0x7f, 0x45, 0x4c, 0x46"), std::string::npos);  // an ELF image
   // Each entry's edge variant too, as machine code, with its own symbol.

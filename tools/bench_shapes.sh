@@ -57,6 +57,9 @@ rc=${PIPESTATUS[0]}
 if [[ -n "${SWEEP_SECONDS:-}" ]]; then
   "$work/build/bench_shapes" --sweep --sweep-seconds "$SWEEP_SECONDS" --seed "$SEED" --count "$COUNT" \
     >"$OUT/sweep.csv" 2>&1
-  echo "sweep exit $?: $(grep -c '^choice,' "$OUT/sweep.csv") choices; $(tail -1 "$OUT/sweep.csv")" | tee -a "$OUT/shapes.txt"
+  sweep_rc=$?
+  echo "sweep exit $sweep_rc: $(grep -c '^choice,' "$OUT/sweep.csv") choices; $(tail -1 "$OUT/sweep.csv")" | tee -a "$OUT/shapes.txt"
+  # A choice that computed a wrong product fails the script as a wrong benchmark result does.
+  [[ "$rc" -eq 0 ]] && rc=$sweep_rc
 fi
 exit "$rc"

@@ -4,8 +4,12 @@
 // any swept choice reached (the oracle), and cuBLAS's. Prints one line per problem, then per
 // set the geometric means of cuBLAS time / chosen time and of the oracle's, so that a change
 // of the selection's model is judged on thousands of measured choices before a GPU run.
-//   replay_sweep SWEEP.csv [--quiet]
+//   replay_sweep SWEEP.csv [--quiet] [--min SET=PERCENT ...]
+// --min: exit 1 when the choice made now reaches less than PERCENT of cuBLAS (geometric mean)
+// on set SET (random, suite or named), or when a problem's choice was never swept: a guard
+// against a change of the model that makes its choices worse on measured data.
 // Host code only; CUDA language so that the header's runtime, which it replays, compiles.
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -52,11 +56,19 @@ struct Problem {
   std::exit(2);
 }
 
-long long integer(const std::string &s, const std::string &where) {
+// An integer in [lo, hi].
+long long integer(const std::string &s, const std::string &where, long long lo = 0, long long hi = 2147483647) {
   char *end = nullptr;
+  errno = 0;
   const long long v = std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || *end != '\0') fail(where + ": '" + s + "' is not an integer");
+  if (s.empty() || *end != '\0' || errno == ERANGE) fail(where + ": '" + s + "' is not an integer");
+  if (v < lo || v > hi)
+    fail(where + ": " + s + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return v;
+}
+
+int int_field(const std::string &s, const std::string &where, int lo = 0) {
+  return static_cast<int>(integer(s, where, lo));
 }
 
 double real(const std::string &s, const std::string &where) {
@@ -88,11 +100,29 @@ double geometric_mean(const std::vector<double> &v) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  if (argc < 2 || argc > 3 || (argc == 3 && std::string(argv[2]) != "--quiet")) {
-    std::fprintf(stderr, "usage: replay_sweep SWEEP.csv [--quiet]\n");
+  const auto usage = [] {
+    std::fprintf(stderr, "usage: replay_sweep SWEEP.csv [--quiet] [--min SET=PERCENT ...]\n");
     return 2;
+  };
+  if (argc < 2) return usage();
+  bool quiet = false;
+  std::map<std::string, double> minimum;  // percent of cuBLAS, by set
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--quiet") {
+      quiet = true;
+    } else if (arg == "--min" && i + 1 < argc) {
+      const std::string v = argv[++i];
+      const std::size_t eq = v.find('=');
+      char *end = nullptr;
+      const double percent = eq == std::string::npos ? 0 : std::strtod(v.c_str() + eq + 1, &end);
+      if (eq == std::string::npos || eq == 0 || end == v.c_str() + eq + 1 || *end != '\0' || !(percent > 0))
+        return usage();
+      minimum[v.substr(0, eq)] = percent;
+    } else {
+      return usage();
+    }
   }
-  const bool quiet = argc == 3;
   std::ifstream in(argv[1]);
   if (!in) fail(std::string("cannot read ") + argv[1]);
   std::vector<k::TunedShape> entries;
@@ -104,20 +134,20 @@ int main(int argc, char **argv) {
     ++line_number;
     const std::string where = std::string(argv[1]) + ":" + std::to_string(line_number);
     const std::vector<std::string> f = split_csv(line);
-    if (f.size() == 2 && f[0] == "# sms") sms = static_cast<int>(integer(f[1], where));
+    if (f.size() == 2 && f[0] == "# sms") sms = int_field(f[1], where, 1);
     if (f.empty() || (f[0] != "entry" && f[0] != "choice") || (f.size() > 1 && (f[1] == "M" || f[1] == "problem")))
       continue;
     if (f[0] == "entry") {
       if (f.size() != 17 && f.size() != 22) fail(where + ": an entry has 17 or 22 fields");
       k::TunedShape e{};
-      e.M = integer(f[1], where), e.N = integer(f[2], where), e.K = integer(f[3], where);
+      e.M = integer(f[1], where, 1), e.N = integer(f[2], where, 1), e.K = integer(f[3], where, 1);
       int *tile[] = {&e.tile.BM, &e.tile.BN, &e.tile.BK, &e.tile.WM, &e.tile.WN, &e.tile.WNITER,
                      &e.tile.TM, &e.tile.TN, &e.tile.STAGES, &e.tile.PREFETCH, &e.tile.STREAMK};
-      for (int i = 0; i < 11; ++i) *tile[i] = static_cast<int>(integer(f[4 + i], where));
+      for (int i = 0; i < 11; ++i) *tile[i] = int_field(f[4 + i], where);
       e.tflops = real(f[15], where);
       e.percent_of_cublas = real(f[16], where);
       if (f.size() == 22) {
-        e.blocks_per_sm = static_cast<int>(integer(f[17], where));
+        e.blocks_per_sm = static_cast<int>(integer(f[17], where, 0, 1024));
         e.rate_M = integer(f[18], where), e.rate_N = integer(f[19], where), e.rate_K = integer(f[20], where);
         e.rate_tflops = real(f[21], where);
       }
@@ -126,22 +156,25 @@ int main(int argc, char **argv) {
       continue;
     }
     if (f.size() != 22) fail(where + ": a choice has 22 fields");
-    const int number = static_cast<int>(integer(f[1], where));
+    const int number = int_field(f[1], where, 1);
     Problem &p = problems[number];
     if (p.number == 0) {
       p.number = number;
       p.set = f[2], p.layout = f[3], p.ops = f[4];
-      p.M = static_cast<int>(integer(f[5], where)), p.N = static_cast<int>(integer(f[6], where));
-      p.K = static_cast<int>(integer(f[7], where));
-      p.lda = static_cast<int>(integer(f[8], where)), p.ldb = static_cast<int>(integer(f[9], where));
-      p.ldc = static_cast<int>(integer(f[10], where)), p.offset = static_cast<int>(integer(f[11], where));
+      if (p.layout != "row" && p.layout != "col") fail(where + ": layout '" + p.layout + "' is not row or col");
+      if (p.ops.size() != 2 || (p.ops[0] != 'N' && p.ops[0] != 'T') || (p.ops[1] != 'N' && p.ops[1] != 'T'))
+        fail(where + ": ops '" + p.ops + "' are not two of N and T");
+      p.M = int_field(f[5], where, 1), p.N = int_field(f[6], where, 1), p.K = int_field(f[7], where, 1);
+      p.lda = int_field(f[8], where, 1), p.ldb = int_field(f[9], where, 1), p.ldc = int_field(f[10], where, 1);
+      p.offset = int_field(f[11], where);
       p.cublas_ms = real(f[12], where);
-      p.recorded_entry = static_cast<int>(integer(f[13], where));
+      if (!(p.cublas_ms > 0)) fail(where + ": cuBLAS's time is not positive");
+      p.recorded_entry = int_field(f[13], where, -1);
       p.recorded_kernel = f[14];
-      p.recorded_splits = static_cast<int>(integer(f[15], where));
+      p.recorded_splits = int_field(f[15], where, 1);
     }
-    const Choice c{static_cast<int>(integer(f[16], where)), static_cast<int>(integer(f[18], where)), f[17],
-                   real(f[19], where), real(f[20], where)};
+    const Choice c{int_field(f[16], where), int_field(f[18], where, 1), f[17], real(f[19], where),
+                   real(f[20], where)};
     if (c.entry < 0 || c.entry >= static_cast<int>(entries.size())) fail(where + ": no such entry");
     p.choices.push_back(c);
   }
@@ -188,16 +221,28 @@ int main(int argc, char **argv) {
   std::printf("%zu problems, %zu entries, %d SMs; the choice made now was swept for %zu (%d not swept); it agrees with "
               "the header's on the GPU for %d\n",
               problems.size(), entries.size(), sms, problems.size() - unswept, unswept, agree);
+  bool below = false;
   for (const auto &[set, ratios] : oracle_ratio) {
     const std::vector<double> &mine = chosen_ratio[set];
     double worst = INFINITY;
     for (double r : mine) worst = std::fmin(worst, r);
+    const double percent = 100.0 * geometric_mean(mine);
     std::printf("%-6s chosen now %.1f%% of cuBLAS (worst %.1f%%) over %zu; oracle %.1f%% over %zu\n", set.c_str(),
-                100.0 * geometric_mean(mine), 100.0 * worst, mine.size(), 100.0 * geometric_mean(ratios),
-                ratios.size());
+                percent, 100.0 * worst, mine.size(), 100.0 * geometric_mean(ratios), ratios.size());
+    const auto want = minimum.find(set);
+    if (want != minimum.end() && !(percent >= want->second)) {
+      std::printf("%s: %.1f%% is below the minimum of %.1f%%\n", set.c_str(), percent, want->second);
+      below = true;
+    }
   }
+  for (const auto &[set, percent] : minimum)
+    if (!oracle_ratio.count(set)) {
+      std::printf("%s: no problem of this set in the sweep\n", set.c_str());
+      below = true;
+    }
   if (!measured_over_predicted.empty())
     std::printf("measured / predicted time of the predicted choices: geometric mean %.2f over %zu\n",
                 geometric_mean(measured_over_predicted), measured_over_predicted.size());
-  return 0;
+  if (!minimum.empty() && unswept > 0) std::printf("%d choices made now were never swept\n", unswept);
+  return below || (!minimum.empty() && unswept > 0) ? 1 : 0;
 }

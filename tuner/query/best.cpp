@@ -54,8 +54,10 @@ void find_rate_reference(Database &db, BestEntry &e) {
   const Shape s{st.column_int("m"), st.column_int("n"), st.column_int("k")};
   const double tflops = st.column_double("tflops");
   const std::int64_t int_max = std::numeric_limits<int>::max();
+  // Figures a database could hold but no run records (the tile times only shapes it
+  // divides) are not taken: the entry's own result serves instead.
   if (s.M < 1 || s.N < 1 || s.K < 1 || s.M > int_max || s.N > int_max || s.K > int_max || !std::isfinite(tflops) ||
-      tflops <= 0 || tflops > 1e12)
+      tflops <= 0 || tflops > 1e12 || !sgemm_tune_kernels::shape_fits_tile(e.tile, s.M, s.N, s.K))
     return;
   e.rate_shape = s;
   e.rate_tflops = tflops;
