@@ -440,24 +440,28 @@ inline void route_selection(const GpuTable &table, const sgemm_tune_kernels::Sel
   out->kernel = &k;
   out->splits = s.edges ? s.splits : 1;
   out->predicted_ps = s.predicted_ps;
+  const auto use = [&](LoadedCode *code, const unsigned char *cubin, Path machine_code, Path from_source) {
+    out->code = code;
+    out->path = cubin != nullptr ? machine_code : from_source;
+  };
   switch (kernel_kind(s, product, packing, can_pack(g, out->device))) {
     case KernelKind::packed:
-      out->code = &table.edges_code[s.entry];
-      out->path = k.edges_cubin != nullptr ? Path::tuned_packed_cubin : Path::tuned_packed_source;
-      break;
+      return use(&table.edges_code[s.entry], k.edges_cubin, Path::tuned_packed_cubin, Path::tuned_packed_source);
     case KernelKind::any:
-      out->code = &table.any_code[s.entry];
-      out->path = k.any_cubin != nullptr ? Path::tuned_any_cubin : Path::tuned_any_source;
-      break;
+      return use(&table.any_code[s.entry], k.any_cubin, Path::tuned_any_cubin, Path::tuned_any_source);
     case KernelKind::edges:
-      out->code = &table.edges_code[s.entry];
-      out->path = k.edges_cubin != nullptr ? Path::tuned_edges_cubin : Path::tuned_edges_source;
-      break;
-    case KernelKind::fast:
-      out->code = &table.code[s.entry];
-      out->path = k.cubin != nullptr ? Path::tuned_cubin : Path::tuned_source;
-      break;
+      return use(&table.edges_code[s.entry], k.edges_cubin, Path::tuned_edges_cubin, Path::tuned_edges_source);
+    case KernelKind::fast: return use(&table.code[s.entry], k.cubin, Path::tuned_cubin, Path::tuned_source);
   }
+}
+
+// A route not yet chosen (the default tile's edge kernel) on the current device, and that
+// device's SM count.
+inline cudaError_t start_route(Route *out, int *sms) {
+  *out = Route{Path::default_edges, 0, TableRule::none, nullptr, nullptr, 1, 0.0};
+  const cudaError_t e = cudaGetDevice(&out->device);
+  if (e != cudaSuccess) return e;
+  return cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, out->device);
 }
 
 // The code that serves the product `product` on the current device (check_gemm(product) is
@@ -465,11 +469,8 @@ inline void route_selection(const GpuTable &table, const sgemm_tune_kernels::Sel
 // (edge_product: M and N swap when both operands are transposed).
 inline cudaError_t route(const GpuTable *gpus, int gpu_count, const RowMajorGemm &product, Route *out) {
   const RowMajorGemm &g = sgemm_tune_kernels::edge_product(product).g;
-  *out = Route{Path::default_edges, 0, TableRule::none, nullptr, nullptr, 1, 0.0};
-  cudaError_t e = cudaGetDevice(&out->device);
-  if (e != cudaSuccess) return e;
   int sms = 0;
-  e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, out->device);
+  cudaError_t e = start_route(out, &sms);
   if (e != cudaSuccess) return e;
   const bool fast_layout = sgemm_tune_kernels::fast_kernel_layout(product);
 
@@ -584,11 +585,8 @@ inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, const RowMajorGemm
 inline cudaError_t route_choice(const GpuTable *gpus, int gpu_count, const RowMajorGemm &product, int entry, bool edges,
                                 int splits, Packing packing, Route *out) {
   const RowMajorGemm &g = sgemm_tune_kernels::edge_product(product).g;
-  *out = Route{Path::default_edges, 0, TableRule::none, nullptr, nullptr, 1, 0.0};
-  cudaError_t e = cudaGetDevice(&out->device);
-  if (e != cudaSuccess) return e;
   int sms = 0;
-  e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, out->device);
+  cudaError_t e = start_route(out, &sms);
   if (e != cudaSuccess) return e;
   const DeviceTable found = table_for_device(gpus, gpu_count, out->device);
   if (found.table == nullptr || entry < 0 || entry >= found.table->count || entry >= kMaxEntries || g.K <= 0)

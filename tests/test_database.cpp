@@ -42,6 +42,19 @@ class DatabaseTest : public ::testing::Test {
   std::filesystem::path dir_;
 };
 
+
+// One run and one verified result, in the columns every schema version has: what an older
+// database holds before it is migrated.
+void insert_old_run_and_result(Database &db) {
+  db.exec(R"(INSERT INTO runs (uid, started_at, command, tuner_version, space_name, space_source, space_hash,
+               gpu_name, compute_capability, sm_count, clock_mhz, driver_version, runtime_version, nvrtc_version,
+               compile_options, template_origin, template_hash, fingerprint)
+             VALUES ('u1', 'now', 'c', '0.1.0', 's', 's', 'h', 'NVIDIA H200', '9.0', 132, 1980, 'd', 'r', 'n', 'o',
+               'embedded', 't', 'fp'))");
+  db.exec(R"(INSERT INTO results (run_id, m, n, k, bm, bn, bk, wm, wn, wniter, tm, tn, stages, status, time_ms,
+               measured_at) VALUES (1, 4096, 4096, 4096, 128, 64, 16, 64, 32, 2, 4, 4, 2, 'ok', 3.0, 'now'))");
+}
+
 TEST_F(DatabaseTest, RoundTripsARunAndItsResults) {
   std::int64_t run = 0;
   {
@@ -190,13 +203,7 @@ TEST_F(DatabaseTest, VersionOneDatabaseIsMigratedWithItsRows) {
     ASSERT_NE(v1, nullptr);
     db.exec(v1->content);
     db.exec("PRAGMA user_version = 1");
-    db.exec(R"(INSERT INTO runs (uid, started_at, command, tuner_version, space_name, space_source, space_hash,
-                 gpu_name, compute_capability, sm_count, clock_mhz, driver_version, runtime_version, nvrtc_version,
-                 compile_options, template_origin, template_hash, fingerprint)
-               VALUES ('u1', 'now', 'c', '0.1.0', 's', 's', 'h', 'NVIDIA H200', '9.0', 132, 1980, 'd', 'r', 'n', 'o',
-                 'embedded', 't', 'fp'))");
-    db.exec(R"(INSERT INTO results (run_id, m, n, k, bm, bn, bk, wm, wn, wniter, tm, tn, stages, status, time_ms,
-                 measured_at) VALUES (1, 4096, 4096, 4096, 128, 64, 16, 64, 32, 2, 4, 4, 2, 'ok', 3.0, 'now'))");
+    insert_old_run_and_result(db);
     db.exec(R"(INSERT INTO kernels (fingerprint, bm, bn, bk, wm, wn, wniter, tm, tn, stages, lowered_name, cubin)
                VALUES ('fp', 128, 64, 16, 64, 32, 2, 4, 4, 2, 'sym', x'00'))");
   }
@@ -263,13 +270,7 @@ TEST_F(DatabaseTest, VersionThreeDatabaseGainsTheMeasuringGpuColumnsEmpty) {
     for (const EmbeddedFile &f : migration_files::embedded_files())
       if (std::atoi(f.name) <= 3) db.exec(f.content);
     db.exec("PRAGMA user_version = 3");
-    db.exec(R"(INSERT INTO runs (uid, started_at, command, tuner_version, space_name, space_source, space_hash,
-                 gpu_name, compute_capability, sm_count, clock_mhz, driver_version, runtime_version, nvrtc_version,
-                 compile_options, template_origin, template_hash, fingerprint)
-               VALUES ('u1', 'now', 'c', '0.1.0', 's', 's', 'h', 'NVIDIA H200', '9.0', 132, 1980, 'd', 'r', 'n', 'o',
-                 'embedded', 't', 'fp'))");
-    db.exec(R"(INSERT INTO results (run_id, m, n, k, bm, bn, bk, wm, wn, wniter, tm, tn, stages, status, time_ms,
-                 measured_at) VALUES (1, 4096, 4096, 4096, 128, 64, 16, 64, 32, 2, 4, 4, 2, 'ok', 3.0, 'now'))");
+    insert_old_run_and_result(db);
   }
   ResultStore store(path());
   Statement version = store.database().prepare("PRAGMA user_version");
