@@ -593,10 +593,8 @@ inline cudaError_t route_choice(const GpuTable *gpus, int gpu_count, const RowMa
     return cudaErrorInvalidValue;
   const sgemm_tune_kernels::TunedShape &shape = found.table->kernels[entry].shape;
   const SgemmTile &t = shape.tile;
-  const long long slices = (static_cast<long long>(g.K) + t.BK - 1) / t.BK;
   const bool fits =
-      edges ? sgemm_tune_kernels::shape_fits_tile_edges(t, g.M, g.N, g.K) && splits >= 1 && splits <= slices &&
-                  splits <= sgemm_tune_kernels::kMaxSplitK
+      edges ? sgemm_tune_kernels::shape_fits_tile_edges(t, g.M, g.N, g.K) && sgemm_tune_kernels::k_split_fits(t, g.K, splits)
             : sgemm_tune_kernels::fast_kernel_layout(product) && sgemm_tune_kernels::shape_fits_tile(t, g.M, g.N, g.K) &&
                   sgemm_tune_kernels::leading_dimensions_fit_tile(t, g.lda, g.ldb, g.ldc);
   if (!fits) return cudaErrorInvalidValue;

@@ -165,6 +165,12 @@ inline double predict_time_at(const TunedShape &e, double ps_per_unit, long long
 
 }  // namespace detail
 
+// Whether the edge kernel of tile t can split K `splits` ways: at least one K slice each,
+// and no more parts than the kernel's grid takes.
+inline bool k_split_fits(const SgemmTile &t, long long K, int splits) {
+  return splits >= 1 && splits <= detail::k_slices(K, t) && splits <= kMaxSplitK;
+}
+
 // The predicted time, in picoseconds, of entry e's kernel on M x N x K with `sms` SMs: the
 // edge kernel with K split `splits` ways when `edges`, else the fast kernel (splits 1).
 inline double predict_time(const TunedShape &e, long long M, long long N, long long K, int sms, bool edges,
@@ -216,9 +222,8 @@ inline Selection select_kernel(const TunedShape *entries, int count, long long M
     ps_per_unit = detail::unit_ps(e, sms);
     if (fast_operands && shape_fits_tile(e.tile, M, N, K)) consider(i, false, 1);
     if (!shape_fits_tile_edges(e.tile, M, N, K)) continue;
-    const long long slices = (K + e.tile.BK - 1) / e.tile.BK;
     for (int splits : detail::kSplitChoices)
-      if (splits <= slices && splits <= kMaxSplitK) consider(i, true, splits);
+      if (k_split_fits(e.tile, K, splits)) consider(i, true, splits);
   }
   return best;
 }

@@ -170,8 +170,8 @@ cudaError_t launch_entry_edges(int i, const sgemm_tune_kernels::RowMajorGemm &g,
       sgemm_tune_runtime::table_for_device(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, device).table;
   if (table == nullptr || i >= table->count) return cudaErrorInvalidDevice;
   // A split into more parts than K has slices runs as one part a slice.
-  const int slices = (g.K + table->kernels[i].shape.tile.BK - 1) / table->kernels[i].shape.tile.BK;
-  if (splits > slices) splits = slices > 1 ? slices : 1;
+  const long long slices = sgemm_tune_kernels::detail::k_slices(g.K, table->kernels[i].shape.tile);
+  if (splits > slices) splits = slices > 1 ? static_cast<int>(slices) : 1;
   sgemm_tune_runtime::Route r{};
   const cudaError_t e = sgemm_tune_runtime::route_choice(
       sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, g, i, true, splits,

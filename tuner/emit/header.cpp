@@ -148,12 +148,13 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
                   << cpp_comment_text(ch.current) << ");";
         summary << "\n";
       }
-      const std::string shape = "{" + std::to_string(e->shape.M) + ", " + std::to_string(e->shape.N) + ", " +
-                                std::to_string(e->shape.K) + ", {" + tile_arguments(e->tile) + "}, " +
-                                number("%.4f", e->percent_of_cublas) + ", " + number("%.4f", e->tflops) + ", " +
-                                std::to_string(e->blocks_per_sm) + ", " + std::to_string(e->rate_shape.M) + ", " +
-                                std::to_string(e->rate_shape.N) + ", " + std::to_string(e->rate_shape.K) + ", " +
-                                number("%.4f", e->rate_tflops) + "}";
+      // The selection's view of the entry (tuned_shape), written out field by field.
+      const sgemm_tune_kernels::TunedShape t = tuned_shape(*e);
+      const std::string shape = "{" + std::to_string(t.M) + ", " + std::to_string(t.N) + ", " + std::to_string(t.K) +
+                                ", {" + tile_arguments(t.tile) + "}, " + number("%.4f", t.percent_of_cublas) + ", " +
+                                number("%.4f", t.tflops) + ", " + std::to_string(t.blocks_per_sm) + ", " +
+                                std::to_string(t.rate_M) + ", " + std::to_string(t.rate_N) + ", " +
+                                std::to_string(t.rate_K) + ", " + number("%.4f", t.rate_tflops) + "}";
       const std::string what = cpp_comment_text(gpu) + ", " + e->shape.to_string() + ", " + describe_tile(e->tile);
       if (c.kernel) ++out.with_code;
       if (edges.kernel && any.kernel) ++out.with_edges_code;
