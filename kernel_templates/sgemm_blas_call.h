@@ -108,10 +108,18 @@ inline int edge_operands(const RowMajorGemm &g) {
          (rows_aligned16(g) ? 0 : kOperandScalar);
 }
 
-// Whether the edge kernel for plain operands can run the product: A and B untransposed with
-// aligned rows (C may be transposed or unaligned: its epilogue handles both).
+// Whether the edge kernel can run the product as it lies: B untransposed, A either way (a
+// transposed A, stored K x M, is copied into the stage as it lies, which the stage wants),
+// both with aligned rows (C may be transposed or unaligned: its epilogue handles both).
 inline bool plain_edge_operands(const RowMajorGemm &g) {
-  return !g.trans_a && !g.trans_b && a_rows_aligned16(g) && b_rows_aligned16(g);
+  return !g.trans_b && a_rows_aligned16(g) && b_rows_aligned16(g);
+}
+
+// The same product transposed: C^T = op(B)^T op(A)^T, B's memory the left operand and A's
+// the right, each read the other way, C written the other way.
+inline RowMajorGemm transposed_product(const RowMajorGemm &g) {
+  return RowMajorGemm{g.N, g.M,     g.K,      g.alpha, g.B, g.ldb, !g.trans_b, g.A,
+                      g.lda, !g.trans_a, g.beta, g.C,     g.ldc, !g.trans_c};
 }
 
 // The product as the edge kernel runs it, with its operand bits. Both operands transposed,
@@ -121,31 +129,48 @@ struct EdgeProduct {
   RowMajorGemm g;
   int operands;
 };
-
 inline EdgeProduct edge_product(const RowMajorGemm &g) {
   if (!(g.trans_a && g.trans_b) || g.trans_c) return EdgeProduct{g, edge_operands(g)};
-  const RowMajorGemm t{g.N, g.M, g.K, g.alpha, g.B, g.ldb, false, g.A, g.lda, false, g.beta, g.C, g.ldc, true};
+  const RowMajorGemm t = transposed_product(g);
   return EdgeProduct{t, edge_operands(t)};
 }
 
-// Operands the edge kernel for plain operands cannot read as they lie (transposed, or rows
-// not 16-byte aligned) copied into a workspace as plain row-major matrices with aligned
-// rows: op(A) M x K with rows a_ld apart at the workspace's start, op(B) K x N with rows
-// b_ld apart at b_offset bytes. For a product as edge_product leaves it.
+// Operands the edge kernel cannot read as they lie copied into a workspace, with rows
+// 16-byte aligned: A (rows not aligned) as it lies, M x K or, transposed, K x M, rows a_ld
+// apart, at the workspace's start; B (transposed, or rows not aligned) as a plain K x N
+// matrix, rows b_ld apart, at b_offset bytes. For a product as edge_product leaves it.
 struct PackPlan {
   bool a, b;
   int a_ld, b_ld;
   long long b_offset, bytes;  // 0 bytes: nothing to pack
 };
-
 inline PackPlan pack_plan(const RowMajorGemm &g) {
-  PackPlan p{g.trans_a || !a_rows_aligned16(g), g.trans_b || !b_rows_aligned16(g), 0, 0, 0, 0};
-  p.a_ld = static_cast<int>(round_up_to(g.K, 4));
+  PackPlan p{!a_rows_aligned16(g), g.trans_b || !b_rows_aligned16(g), 0, 0, 0, 0};
+  p.a_ld = static_cast<int>(round_up_to(g.trans_a ? g.M : g.K, 4));
   p.b_ld = static_cast<int>(round_up_to(g.N, 4));
-  const long long a_bytes = p.a ? round_up_to(4LL * g.M * p.a_ld, 256) : 0;
+  const long long a_rows = g.trans_a ? g.K : g.M;
+  const long long a_bytes = p.a ? round_up_to(4LL * a_rows * p.a_ld, 256) : 0;
   p.b_offset = a_bytes;
   p.bytes = a_bytes + (p.b ? 4LL * g.K * p.b_ld : 0);
   return p;
+}
+
+// The floats packing copies: what the transposing copy and the traffic cost.
+inline long long packed_floats(const RowMajorGemm &g, const PackPlan &p) {
+  return (p.a ? static_cast<long long>(g.M) * g.K : 0) + (p.b ? static_cast<long long>(g.K) * g.N : 0);
+}
+
+// The product as it is packed for the edge kernel of tile t: edge_product's, or, where that
+// copies fewer floats and the tile takes the shape, its transpose. A B^T has one operand to
+// transpose either way (B, or A once the product is turned round), so the smaller one is.
+inline RowMajorGemm pack_form(const RowMajorGemm &product, const SgemmTile &t) {
+  const RowMajorGemm g = edge_product(product).g;
+  if (g.trans_a || !g.trans_b) return g;
+  const RowMajorGemm turned = transposed_product(g);
+  if (packed_floats(turned, pack_plan(turned)) < packed_floats(g, pack_plan(g)) &&
+      shape_fits_tile_edges(t, turned.M, turned.N, turned.K))
+    return turned;
+  return g;
 }
 
 // The product reading its packed operands from `workspace` (laid out as `p` says).
@@ -154,7 +179,6 @@ inline RowMajorGemm packed_product(const RowMajorGemm &g, const PackPlan &p, voi
   if (p.a) {
     out.A = static_cast<const float *>(workspace);
     out.lda = p.a_ld;
-    out.trans_a = false;
   }
   if (p.b) {
     out.B = reinterpret_cast<const float *>(static_cast<const char *>(workspace) + p.b_offset);
@@ -163,5 +187,4 @@ inline RowMajorGemm packed_product(const RowMajorGemm &g, const PackPlan &p, voi
   }
   return out;
 }
-
 }  // namespace sgemm_tune_kernels

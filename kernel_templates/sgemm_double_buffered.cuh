@@ -25,9 +25,10 @@
 // and C lie: transposed or not (a transposed A is copied as it lies, with no transposing
 // store; a transposed B goes through registers and is stored across; C may be written
 // transposed), and whether every row is 16-byte aligned (else all accesses are 4 bytes
-// wide). The edge kernel reads only C's bits of it (transposed, unaligned) and the scale
-// pass's: its A and B must be plain and aligned (sgemm_tuned_runtime.cuh packs them into a
-// workspace when they are not). Both always run data-parallel, even
+// wide). The edge kernel reads A's transposition (a transposed A is copied as it lies),
+// C's bits (transposed, unaligned) and the scale pass's: its B must be plain, and A and B
+// aligned (sgemm_tuned_runtime.cuh packs them into a workspace when they are not). Both
+// always run data-parallel, even
 // for a STREAMK = 1 tile (the stream-K prepare pass and atomics stay exact-shape only), and
 // may split K over the grid's z dimension, after a scale pass (kOperandScalePass) that sets
 // C = beta C. Launched as tile_edges_launch_plan says:
@@ -287,9 +288,11 @@ enum : int {
 
 // The body of the three kernels. With kEdges (kPlainEdges, kAnyOperands): any shape,
 // remainders zero-filled, C guarded, always data-parallel, K split over the grid's z. Only
-// kAnyOperands reads `operands` for A's and B's layout: the layout's branches then cost
-// every layout registers (a whole tile's were tuned near 255), so plain operands, the
-// common case, have a kernel without them; kPlainEdges reads only C's bits. Every kEdges branch is a compile-time one, so the fast
+// kAnyOperands reads `operands` for B's layout and for rows that are not aligned: those
+// branches cost every layout registers (a whole tile's were tuned near 255), so aligned
+// operands with B plain, the common case, have a kernel without them; kPlainEdges reads
+// A's transposition (its walk over A shares its addresses with the plain A's, so that it
+// costs few registers) and C's bits. Every kEdges branch is a compile-time one, so the fast
 // kernel has none of the edge code.
 template <int kBody, SGEMM_TUNE_TILE_PARAMS>
 __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
@@ -323,11 +326,12 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     return;
   }
 
-  // The edge kernel's reading of its operands, decided per launch: uniform branches around
+  // The edge kernels' reading of their operands, decided per launch: uniform branches around
   // the copies of each stage, none inside the K steps' FFMAs.
-  // The edge kernel reads C's bits too (the epilogue's branches cost it no registers); its
-  // A and B are always plain and aligned, so the unaligned bit narrows only C's accesses.
-  const bool transA = kAny && (operands & kOperandTransA);
+  // The edge kernel reads A's transposition and C's bits (the epilogue's branches cost it no
+  // registers); its A and B are always aligned, so the unaligned bit narrows only C's
+  // accesses.
+  const bool transA = kEdges && (operands & kOperandTransA);
   const bool transB = kAny && (operands & kOperandTransB);
   const bool transC = kEdges && (operands & kOperandTransC);
   const bool vec = !kAny || !(operands & kOperandScalar);
@@ -347,6 +351,15 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   const int innerColA = threadIdx.x % (BK / 4);
   constexpr int ROW_STRIDE_A = (NUM_THREADS * 4) / BK;
   constexpr int A_PASSES = BM / ROW_STRIDE_A;
+  // The edge kernels' walk over A (loadA): a plain A's rows are the tile's M rows, BK / 4
+  // float4s each; a transposed A's are its K rows, BM / 4 float4s each, as many passes.
+  // Where the threads do not cover whole rows of a transposed A, each pass computes its own
+  // row and column instead (kTransAWalks false).
+  constexpr bool kTransAWalks = NUM_THREADS % (BM / 4) == 0;
+  const bool transAWalk = kEdges && kTransAWalks && (operands & kOperandTransA);
+  const int aRow0 = transAWalk ? static_cast<int>(threadIdx.x) / (BM / 4) : innerRowA;
+  const int aCol0 = transAWalk ? (static_cast<int>(threadIdx.x) % (BM / 4)) * 4 : innerColA * 4;
+  const int aRowStep = transAWalk ? NUM_THREADS / (BM / 4) : ROW_STRIDE_A;
 
   const int innerRowB = threadIdx.x / (BN / 4);
   const int innerColB = threadIdx.x % (BN / 4);
@@ -373,21 +386,26 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     // (stored K x M) already lies as the stage wants it: a copy, like B's, into `stage`.
     auto loadA = [&](int tile, int stage) {
       if constexpr (kEdges) {
-        if (transA) {
-          // Float4 f of the stage's BK rows of BM / 4: consecutive threads along M.
+        // One walk for A as it lies, either way: pass p reads the four floats at row
+        // aRow0 + p * aRowStep, column aCol0 of the tile's part of A (M x K plain, K x M
+        // transposed), so that both ways share their addresses; a transposed A goes straight
+        // into the stage, a plain one to registers for storeA.
+        const int rowBase = transA ? (kBegin + tile) * BK : tileRow * BM;
+        const int colBase = transA ? tileRow * BM : (kBegin + tile) * BK;
 #pragma unroll
-          for (int pass = 0; pass < A_PASSES; ++pass) {
-            const int f = threadIdx.x + pass * NUM_THREADS;
-            const int k = f / (BM / 4), m = (f % (BM / 4)) * 4;
-            detail::cp_async4x_guarded(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)], A, lda,
-                                       (kBegin + tile) * BK + k, tileRow * BM + m, K, M, vec);
+        for (int pass = 0; pass < A_PASSES; ++pass) {
+          int r = aRow0 + pass * aRowStep, c = aCol0;
+          if (!kTransAWalks && transA) {
+            const int f = threadIdx.x + pass * NUM_THREADS;  // float4 f of the stage's BK rows of BM / 4
+            r = f / (BM / 4);
+            c = (f % (BM / 4)) * 4;
           }
-          return;
+          if (transA)
+            detail::cp_async4x_guarded(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, r, c)], A, lda,
+                                       rowBase + r, colBase + c, K, M, vec);
+          else
+            aFrag[pass] = detail::load4_guarded(A, lda, rowBase + r, colBase + aCol0, M, K, vec);
         }
-#pragma unroll
-        for (int pass = 0; pass < A_PASSES; ++pass)
-          aFrag[pass] = detail::load4_guarded(A, lda, tileRow * BM + innerRowA + pass * ROW_STRIDE_A,
-                                              (kBegin + tile) * BK + innerColA * 4, M, K, vec);
         return;
       }
       const float *src = aTile + tile * BK;

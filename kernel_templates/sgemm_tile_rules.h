@@ -60,6 +60,8 @@ enum class TileRule : int {
   a_load_mapping,        // the threads must cover the A tile in whole float4 passes
   b_load_mapping,        // the threads must cover the B tile in whole float4 passes
   prepare_split,         // BM % kStreamKPreparePass must be 0: the prepare pass splits the rows
+  a_stage_rows,          // BM % 4 must be 0: a transposed A is copied 16 bytes at a time into
+                         // the stage's rows of BM floats
 };
 
 // The threads of a block: a warp per WM x WN part of the block tile. 0 for sizes below 1 or
@@ -170,6 +172,7 @@ SGEMM_TUNE_HD constexpr TileRule check_tile(const SgemmTile &t) {
   // The prepare pass is instantiated with every kernel, STREAMK = 0 too: the kernel tells the
   // passes apart at run time, so its static_assert holds every tile to it.
   if (t.BM % kStreamKPreparePass != 0) return TileRule::prepare_split;
+  if (t.BM % 4 != 0) return TileRule::a_stage_rows;
   return TileRule::ok;
 }
 
@@ -188,6 +191,8 @@ SGEMM_TUNE_HD constexpr const char *tile_rule_text(TileRule r) {
     case TileRule::a_load_mapping: return "threads cannot cover the BM x BK tile of A in whole float4 passes";
     case TileRule::b_load_mapping: return "threads cannot cover the BK x BN tile of B in whole float4 passes";
     case TileRule::prepare_split: return "BM must be even: the stream-K prepare pass splits a tile's rows in two";
+    case TileRule::a_stage_rows:
+      return "BM must be a multiple of 4: a transposed A is copied into the stage's rows 16 bytes at a time";
   }
   return "unknown rule";
 }

@@ -155,7 +155,7 @@ cudaError_t launch_any(const RowMajorGemm &g, int splits, cudaStream_t stream) {
 }
 
 // Whether a product needs the kernel of any operands (or packing), rather than the edge
-// kernel for plain operands.
+// kernel: B transposed, or rows of A or B not 16-byte aligned.
 inline bool needs_any_kernel(const RowMajorGemm &g) {
   return !sgemm_tune_kernels::plain_edge_operands(sgemm_tune_kernels::edge_product(g).g);
 }
@@ -199,7 +199,8 @@ inline cudaError_t launch_pack(int rows, int cols, const float *src, int ld, boo
 }
 
 // Whether a product can be packed: the stream-ordered allocator on this device, and packing
-// grids within CUDA's limit of 65,535 blocks in y.
+// grids within CUDA's limit of 65,535 blocks in y (rows of 32: M, N or K, whichever way the
+// product is packed).
 inline bool can_pack(const RowMajorGemm &g, int device) {
   constexpr int kMaxDevices = 64;
   static std::once_flag once[kMaxDevices];
@@ -209,20 +210,24 @@ inline bool can_pack(const RowMajorGemm &g, int device) {
     int v = 0;
     pools[device] = cudaDeviceGetAttribute(&v, cudaDevAttrMemoryPoolsSupported, device) == cudaSuccess && v != 0;
   });
-  return pools[device] && (g.M + 31) / 32 <= 65535 && (g.K + 31) / 32 <= 65535;
+  return pools[device] && (g.M + 31) / 32 <= 65535 && (g.N + 31) / 32 <= 65535 && (g.K + 31) / 32 <= 65535;
 }
 
-// Packs the operands of `product` that pack_plan names into a workspace from the stream's
-// pool, runs `launch` on the product reading them, and frees the workspace on the stream.
+// Packs the operands of `product` that pack_plan names, in the form pack_form chooses for
+// the edge kernel of tile t, into a workspace from the stream's pool, runs `launch` on the
+// product reading them, and frees the workspace on the stream.
 template <typename Launch>
-cudaError_t run_packed(const RowMajorGemm &product, cudaStream_t stream, Launch launch) {
-  const RowMajorGemm g = sgemm_tune_kernels::edge_product(product).g;
+cudaError_t run_packed(const RowMajorGemm &product, const SgemmTile &t, cudaStream_t stream, Launch launch) {
+  const RowMajorGemm g = sgemm_tune_kernels::pack_form(product, t);
   const sgemm_tune_kernels::PackPlan p = sgemm_tune_kernels::pack_plan(g);
   void *workspace = nullptr;
   cudaError_t e = cudaMallocAsync(&workspace, static_cast<std::size_t>(p.bytes), stream);
   if (e != cudaSuccess) return e;
   const RowMajorGemm packed = sgemm_tune_kernels::packed_product(g, p, workspace);
-  if (p.a) e = launch_pack(g.M, g.K, g.A, g.lda, g.trans_a, const_cast<float *>(packed.A), packed.lda, stream);
+  // A keeps its orientation (the edge kernel reads it either way); B is packed plain.
+  if (p.a)
+    e = launch_pack(g.trans_a ? g.K : g.M, g.trans_a ? g.M : g.K, g.A, g.lda, false, const_cast<float *>(packed.A),
+                    packed.lda, stream);
   if (e == cudaSuccess && p.b)
     e = launch_pack(g.K, g.N, g.B, g.ldb, g.trans_b, const_cast<float *>(packed.B), packed.ldb, stream);
   if (e == cudaSuccess) e = launch(packed);
@@ -400,15 +405,16 @@ enum class KernelKind {
   packed,  // the operands packed into a workspace, then the edge kernel
 };
 
-// The kernel that runs selection `s` for `product`; `can_pack`: a workspace can be had
-// (can_pack). No CUDA call: tools/bench_shapes/replay_sweep replays it without a GPU.
-inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const RowMajorGemm &product, Packing packing,
-                              bool can_pack) {
+// The kernel that runs selection `s` (of an entry with tile t) for `product`; `can_pack`: a
+// workspace can be had (can_pack). No CUDA call: tools/replay_sweep replays it without a
+// GPU.
+inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const SgemmTile &t, const RowMajorGemm &product,
+                              Packing packing, bool can_pack) {
   if (!s.edges) return KernelKind::fast;
   if (!needs_any_kernel(product)) return KernelKind::edges;
   if (packing == Packing::never || !can_pack) return KernelKind::any;
   if (packing == Packing::always) return KernelKind::packed;
-  const RowMajorGemm &g = sgemm_tune_kernels::edge_product(product).g;
+  const RowMajorGemm g = sgemm_tune_kernels::pack_form(product, t);
   const sgemm_tune_kernels::PackPlan p = sgemm_tune_kernels::pack_plan(g);
   return sgemm_tune_kernels::pack_is_faster(s.predicted_ps, p.a ? static_cast<long long>(g.M) * g.K : 0,
                                             p.b ? static_cast<long long>(g.K) * g.N : 0)
@@ -444,7 +450,7 @@ inline void route_selection(const GpuTable &table, const sgemm_tune_kernels::Sel
     out->code = code;
     out->path = cubin != nullptr ? machine_code : from_source;
   };
-  switch (kernel_kind(s, product, packing, can_pack(g, out->device))) {
+  switch (kernel_kind(s, k.shape.tile, product, packing, can_pack(g, out->device))) {
     case KernelKind::packed:
       return use(&table.edges_code[s.entry], k.edges_cubin, Path::tuned_packed_cubin, Path::tuned_packed_source);
     case KernelKind::any:
@@ -528,9 +534,10 @@ inline cudaError_t launch_packed(const GpuTable *gpus, int gpu_count, const Rout
   const TunedKernel &k = *r.kernel;
   const cudaError_t packed =
       r.path == Path::tuned_packed_cubin
-          ? run_packed(g, stream,
+          ? run_packed(g, k.shape.tile, stream,
                        [&](const RowMajorGemm &p) { return launch_edges_cubin(k, *r.code, r.device, p, r.splits, stream); })
-          : run_packed(g, stream, [&](const RowMajorGemm &p) { return k.edges_source(p, r.splits, stream); });
+          : run_packed(g, k.shape.tile, stream,
+                       [&](const RowMajorGemm &p) { return k.edges_source(p, r.splits, stream); });
   if (packed != cudaErrorMemoryAllocation) return packed;
   cudaGetLastError();  // the failed allocation's, which the fallback answers
   const GpuTable *table = table_for_device(gpus, gpu_count, r.device).table;

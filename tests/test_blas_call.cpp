@@ -256,11 +256,21 @@ TEST(BlasCall, PackingCopiesOnlyWhatTheEdgeKernelCannotRead) {
   EXPECT_TRUE(plain_edge_operands(to_row_major(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 5, 7, 9, 1.0f, A, 12, B, 8,
                                                0.0f, C + 1, 9)))
       << "C may be unaligned: the edge kernel's epilogue narrows its own accesses";
-  const PackPlan a = plan(Op::Trans, Op::NoTrans, 8, 8, 0);
+  // A transposed A with aligned rows is read as it lies (copied into the stage, no
+  // transposing store); with rows off alignment it is copied, still transposed (K x M).
+  EXPECT_TRUE(plain_edge_operands(to_row_major(Layout::RowMajor, Op::Trans, Op::NoTrans, 5, 7, 9, 1.0f, A, 8, B, 8,
+                                               0.0f, C, 8)));
+  const PackPlan aligned_t = plan(Op::Trans, Op::NoTrans, 8, 8, 0);
+  EXPECT_FALSE(aligned_t.a || aligned_t.b);
+  const PackPlan a = plan(Op::Trans, Op::NoTrans, 5, 8, 0);
   EXPECT_TRUE(a.a);
   EXPECT_FALSE(a.b);
-  EXPECT_EQ(a.a_ld, 12);  // K = 9 rounded up to 4
-  EXPECT_EQ(a.bytes, 256);  // 5 x 12 floats, rounded up to 256 bytes
+  EXPECT_EQ(a.a_ld, 8);     // M = 5 rounded up to 4: the K x M matrix's rows
+  EXPECT_EQ(a.bytes, 512);  // 9 x 8 floats, rounded up to 256 bytes
+  const PackPlan plain_a = plan(Op::NoTrans, Op::NoTrans, 9, 8, 0);
+  EXPECT_TRUE(plain_a.a);
+  EXPECT_EQ(plain_a.a_ld, 12);  // K = 9 rounded up to 4
+  EXPECT_EQ(plain_a.bytes, 256);  // 5 x 12 floats, rounded up to 256 bytes
   const PackPlan both = plan(Op::NoTrans, Op::Trans, 12, 12, 1);  // A one float in, B transposed
   EXPECT_TRUE(both.a && both.b);
   EXPECT_EQ(both.b_ld, 8);  // N = 7 rounded up to 4
@@ -278,6 +288,56 @@ TEST(BlasCall, PackingCopiesOnlyWhatTheEdgeKernelCannotRead) {
   EXPECT_FALSE(p.trans_a || p.trans_b);
   EXPECT_TRUE(plain_edge_operands(p));
   EXPECT_EQ(p.C, C);
+  // A packed transposed A keeps its orientation and its new leading dimension.
+  const RowMajorGemm ta =
+      edge_product(to_row_major(Layout::RowMajor, Op::Trans, Op::NoTrans, 5, 7, 9, 1.0f, A, 5, B, 8, 0.0f, C, 8)).g;
+  const RowMajorGemm pta = packed_product(ta, pack_plan(ta), workspace);
+  EXPECT_TRUE(pta.trans_a);
+  EXPECT_EQ(pta.lda, 8);
+  EXPECT_EQ(pta.B, B);
+  EXPECT_TRUE(plain_edge_operands(pta));
+}
+
+// A B^T needs one operand transposed into the workspace whichever way it is computed: the
+// product is turned round (C^T = B A^T, C written transposed) where A is the smaller, so
+// that the copy is of A; where B is the smaller, or the tile cannot take the turned shape,
+// it is left as it is.
+TEST(BlasCall, PackingTransposesTheSmallerOperandOfABTransposed) {
+  alignas(256) static float buffer[1 << 16];
+  const float *A = buffer, *B = buffer + (1 << 14);
+  float *C = buffer + (1 << 15);
+  const SgemmTile t{64, 64, 16, 32, 32, 1, 4, 4, 2, 0, 0};
+  // A 8 x 64, B 200 x 64 (stored N x K): the copy of A is the smaller.
+  const RowMajorGemm wide = to_row_major(Layout::RowMajor, Op::NoTrans, Op::Trans, 8, 200, 64, 1.0f, A, 64, B, 64, 0.0f,
+                                         C, 200);
+  const RowMajorGemm turned = pack_form(wide, t);
+  EXPECT_EQ(turned.M, 200);
+  EXPECT_EQ(turned.N, 8);
+  EXPECT_EQ(turned.A, B);
+  EXPECT_FALSE(turned.trans_a);
+  EXPECT_EQ(turned.B, A);
+  EXPECT_TRUE(turned.trans_b);
+  EXPECT_TRUE(turned.trans_c);
+  const PackPlan p = pack_plan(turned);
+  EXPECT_FALSE(p.a);
+  EXPECT_TRUE(p.b);
+  EXPECT_EQ(packed_floats(turned, p), 8 * 64);
+  // B the smaller: as it is, B packed.
+  const RowMajorGemm tall = to_row_major(Layout::RowMajor, Op::NoTrans, Op::Trans, 200, 8, 64, 1.0f, A, 64, B, 64, 0.0f,
+                                         C, 8);
+  const RowMajorGemm kept = pack_form(tall, t);
+  EXPECT_EQ(kept.M, 200);
+  EXPECT_FALSE(kept.trans_c);
+  EXPECT_EQ(packed_floats(kept, pack_plan(kept)), 8 * 64);
+  // Neither transposed, or A transposed: edge_product's form.
+  EXPECT_FALSE(pack_form(to_row_major(Layout::RowMajor, Op::Trans, Op::NoTrans, 8, 200, 64, 1.0f, A, 8, B, 200, 0.0f,
+                                      C, 200),
+                         t)
+                   .trans_c);
+  // A tile whose grid cannot take the turned shape's rows keeps the product as it is.
+  const RowMajorGemm huge = to_row_major(Layout::RowMajor, Op::NoTrans, Op::Trans, 8, 70000 * 64, 64, 1.0f, A, 64, B,
+                                         64, 0.0f, C, 70000 * 64);
+  EXPECT_EQ(pack_form(huge, t).M, 8);
 }
 
 }  // namespace

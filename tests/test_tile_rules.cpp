@@ -86,6 +86,10 @@ TEST(TileRules, EachRuleIsEnforced) {
   EXPECT_EQ(with([](SgemmTile &t) { t.WNITER = 4; t.TN = 16; t.TM = 1; }), TileRule::warp_subtile);
   EXPECT_EQ(with([](SgemmTile &t) { t.BK = 6; }), TileRule::vector_width);
   EXPECT_EQ(with([](SgemmTile &t) { t.TN = 2; t.TM = 8; }), TileRule::vector_width);
+  // Three warps of 2 x 384: valid but for BM = 6, whose rows of a transposed A's stage
+  // would not start 16-byte aligned.
+  EXPECT_EQ(check_tile(SgemmTile{6, 384, 64, 2, 384, 6, 1, 4, 2, 0, 0}), TileRule::a_stage_rows);
+  EXPECT_EQ(check_tile(SgemmTile{8, 64, 64, 2, 64, 1, 1, 4, 2, 0, 0}), TileRule::ok);
   // 128 threads load a 64-wide B row as 16 float4: 8 rows a pass, but BK = 4 has only 4.
   EXPECT_EQ(with([](SgemmTile &t) { t.BK = 4; }), TileRule::b_load_mapping);
   // 256 threads, BK 8: 2 float4 per A row, 128 rows a pass; BM 64 has fewer rows.
@@ -117,7 +121,9 @@ TEST(TileRules, ThePreparePassNeedsAnEvenBlockTile) {
   // prepare pass is instantiated with every kernel, so STREAMK = 0 does not help.
   EXPECT_EQ(check_tile(SgemmTile{1, 128, 128, 1, 128, 1, 1, 4, 2, 0, 0}), TileRule::prepare_split);
   EXPECT_EQ(check_tile(SgemmTile{3, 128, 128, 3, 128, 1, 3, 4, 2, 0, 1}), TileRule::prepare_split);
-  EXPECT_EQ(check_tile(SgemmTile{2, 128, 128, 2, 128, 1, 2, 4, 2, 0, 1}), TileRule::ok);
+  // Two rows pass the prepare pass's rule; a transposed A's stage then needs four.
+  EXPECT_EQ(check_tile(SgemmTile{2, 128, 128, 2, 128, 1, 2, 4, 2, 0, 1}), TileRule::a_stage_rows);
+  EXPECT_EQ(check_tile(SgemmTile{4, 128, 128, 4, 128, 1, 4, 4, 2, 0, 1}), TileRule::ok);
 }
 
 // Every field at extremes of int, alone, in pairs and at random: check_tile and the
@@ -188,6 +194,7 @@ std::string kernel_need_violated(const SgemmTile &t, bool simulate) {
   if (row_stride_a * (t.BK / 4) != threads || row_stride_a < 1 || t.BM % row_stride_a) return "A passes";
   if (row_stride_b * (t.BN / 4) != threads || row_stride_b < 1 || t.BK % row_stride_b) return "B passes";
   if (t.BM % sgemm_tune_kernels::kStreamKPreparePass) return "prepare rows";
+  if (t.BM % 4) return "a transposed A's float4 copies misaligned in the stage";
   const long double smem = static_cast<long double>(t.STAGES) * (static_cast<long double>(t.BK) * (t.BM + t.BN) + 128) * 4;
   if (smem > INT_MAX || static_cast<long double>(t.BM) * t.BN > INT_MAX) return "int range";
   if (sgemm_tune_kernels::tile_a_stage_floats(t) % 4) return "A stage breaks cp.async alignment of the B stages";
@@ -255,7 +262,8 @@ TEST(TileRules, AcceptedTilesOfAWideSpaceMeetWhatTheKernelsNeed) {
   // The space reaches every rule that sizes between 1 and 256 can break.
   for (TileRule r : {TileRule::too_few_stages, TileRule::warp_tile_split, TileRule::thread_count,
                      TileRule::warp_iterations, TileRule::warp_subtile, TileRule::vector_width,
-                     TileRule::a_load_mapping, TileRule::b_load_mapping, TileRule::prepare_split})
+                     TileRule::a_load_mapping, TileRule::b_load_mapping, TileRule::prepare_split,
+                     TileRule::a_stage_rows})
     EXPECT_GT(seen[r], 0) << tile_rule_code(r);
 }
 
@@ -299,7 +307,8 @@ TEST(TileRules, CodesAreStableAndDistinct) {
       {TileRule::vector_width, "vector_width"},
       {TileRule::a_load_mapping, "a_load_mapping"},
       {TileRule::b_load_mapping, "b_load_mapping"},
-      {TileRule::prepare_split, "prepare_split"}};
+      {TileRule::prepare_split, "prepare_split"},
+      {TileRule::a_stage_rows, "a_stage_rows"}};
   std::set<std::string> distinct, texts;
   for (const auto &[rule, code] : codes) {
     EXPECT_EQ(tile_rule_code(rule), code);

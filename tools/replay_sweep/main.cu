@@ -192,7 +192,7 @@ int main(int argc, char **argv) {
         k::to_row_major(layout, op(p.ops[0]), op(p.ops[1]), p.M, p.N, p.K, 1.0f, at_offset(p.offset), p.lda,
                         at_offset(p.offset), p.ldb, 0.0f, const_cast<float *>(at_offset(p.offset)), p.ldc);
     const k::Selection s = rt::select_for_product(entries.data(), static_cast<int>(entries.size()), product, sms);
-    const char *kind = s.entry < 0 ? "none" : kind_name(rt::kernel_kind(s, product, rt::Packing::when_faster, true));
+    const char *kind = s.entry < 0 ? "none" : kind_name(rt::kernel_kind(s, entries[s.entry].tile, product, rt::Packing::when_faster, true));
     const Choice *chosen = nullptr, *oracle = nullptr;
     for (const Choice &c : p.choices) {
       if (c.entry == s.entry && c.kernel == kind && c.splits == (s.edges ? s.splits : 1)) chosen = &c;

@@ -63,6 +63,7 @@ std::string_view tile_rule_code(TileRule rule) {
     case TileRule::a_load_mapping: return "a_load_mapping";
     case TileRule::b_load_mapping: return "b_load_mapping";
     case TileRule::prepare_split: return "prepare_split";
+    case TileRule::a_stage_rows: return "a_stage_rows";
   }
   return "unknown";
 }

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The shapes benchmark of two versions of the kernels and their run-time selection, paired:
+# one tuned database, one header emitted from it by each version's template, the same
+# problems run through both programs in alternating rounds on the same GPU. What a change to
+# kernel_templates/ is measured with: tunings differ from run to run (a new tuning moves the
+# random set's figure by several points), a shared database does not.
+#   OUT=/tmp/out BASE=/path/to/base-tree DB=shapes.db tools/bench_shapes_paired.sh
+# BASE: a source tree of the version to compare against (git archive of a commit; its
+# sgemm_tile_rules.h must equal this tree's, which the emit checks). DB: a database tuned
+# by this version (tools/bench_shapes.sh leaves one in its OUT). ROUNDS (default 2) rounds of
+# seeds SEEDS (default "1 2"), COUNT (default 48), BIN (default .device).
+# Writes $OUT/paired-{base,new}-seed*-round*.txt and prints each set's geometric mean per run.
+set -uo pipefail
+: "${OUT:?set OUT to the folder for logs}"
+: "${BASE:?set BASE to the source tree to compare against}"
+: "${DB:?set DB to a database this version tuned}"
+OUT=$(realpath -m "$OUT")
+BASE=$(realpath "$BASE")
+DB=$(realpath "$DB")
+cd "$(dirname "$0")/.."
+command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
+BIN=${BIN:-.device}
+ROUNDS=${ROUNDS:-2}
+SEEDS=${SEEDS:-1 2}
+COUNT=${COUNT:-48}
+work=/tmp/bench_shapes_paired
+mkdir -p "$OUT" "$work"
+
+# One header and one program per version: VERSION TEMPLATE-DIR SOURCE-TREE
+build() {
+  local version=$1 templates=$2 tree=$3
+  "$BIN/sgemm-tune" emit --db "$DB" --out "$work/$version/sgemm_tuned.h" --template-dir "$templates" \
+    >"$OUT/paired-$version-emit.txt" 2>&1 || { cat "$OUT/paired-$version-emit.txt"; return 1; }
+  rm -rf "$work/$version/build"
+  { cmake -S "$tree/tools/bench_shapes" -B "$work/$version/build" -G Ninja \
+      -DSGEMM_TUNED_HEADER="$work/$version/sgemm_tuned.h" &&
+      cmake --build "$work/$version/build"; } >"$OUT/paired-$version-build.log" 2>&1 ||
+    { tail -20 "$OUT/paired-$version-build.log"; return 1; }
+}
+mkdir -p "$work/base" "$work/new"
+build base "$BASE/kernel_templates" "$BASE" || { echo "the base version did not build"; exit 1; }
+build new kernel_templates . || { echo "this version did not build"; exit 1; }
+
+rc=0
+for round in $(seq 1 "$ROUNDS"); do
+  for seed in $SEEDS; do
+    for version in base new; do
+      log=$OUT/paired-$version-seed$seed-round$round.txt
+      "$work/$version/build/bench_shapes" --seed "$seed" --count "$COUNT" >"$log" 2>&1 || rc=1
+      echo "round $round seed $seed $version: $(grep '^geometric mean' "$log")"
+    done
+  done
+done
+exit "$rc"
