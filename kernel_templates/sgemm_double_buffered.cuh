@@ -25,10 +25,10 @@
 // and C lie: transposed or not (a transposed A is copied as it lies, with no transposing
 // store; a transposed B goes through registers and is stored across; C may be written
 // transposed), and whether every row is 16-byte aligned (else all accesses are 4 bytes
-// wide). The edge kernel reads A's transposition (a transposed A is copied as it lies),
-// C's bits (transposed, unaligned) and the scale pass's: its B must be plain, and A and B
-// aligned (sgemm_tuned_runtime.cuh packs them into a workspace when they are not). Both
-// always run data-parallel, even
+// wide). The edge kernel reads A's transposition (its body is compiled for each, chosen
+// once per block), C's bits (transposed, unaligned) and the scale pass's: its B must be
+// plain, and A and B aligned (sgemm_tuned_runtime.cuh packs them into a workspace when they
+// are not). Both always run data-parallel, even
 // for a STREAMK = 1 tile (the stream-K prepare pass and atomics stay exact-shape only), and
 // may split K over the grid's z dimension, after a scale pass (kOperandScalePass) that sets
 // C = beta C. Launched as tile_edges_launch_plan says:
@@ -281,19 +281,22 @@ namespace detail {
 
 // What one instantiation of the kernels' body takes.
 enum : int {
-  kWholeTiles = 0,   // sgemm_double_buffered: shapes the tile divides, plain aligned operands
-  kPlainEdges = 1,   // sgemm_double_buffered_edges: any shape, plain aligned operands
-  kAnyOperands = 2,  // sgemm_double_buffered_any: any shape, any operands (`operands`)
+  kWholeTiles = 0,        // sgemm_double_buffered: shapes the tile divides, plain aligned operands
+  kPlainEdges = 1,        // sgemm_double_buffered_edges: any shape, plain aligned operands
+  kAnyOperands = 2,       // sgemm_double_buffered_any: any shape, any operands (`operands`)
+  kTransposedAEdges = 3,  // sgemm_double_buffered_edges for A transposed (stored K x M): A is
+                          // copied as it lies, with no transposing store
 };
 
-// The body of the three kernels. With kEdges (kPlainEdges, kAnyOperands): any shape,
+// The body of the three kernels. With kEdges (every body but kWholeTiles): any shape,
 // remainders zero-filled, C guarded, always data-parallel, K split over the grid's z. Only
-// kAnyOperands reads `operands` for B's layout and for rows that are not aligned: those
-// branches cost every layout registers (a whole tile's were tuned near 255), so aligned
-// operands with B plain, the common case, have a kernel without them; kPlainEdges reads
-// A's transposition (its walk over A shares its addresses with the plain A's, so that it
-// costs few registers) and C's bits. Every kEdges branch is a compile-time one, so the fast
-// kernel has none of the edge code.
+// kAnyOperands reads `operands` for A's and B's layout: the layout's branches then cost
+// every layout registers (a whole tile's were tuned near 255) and speed (A's orientation
+// read inside the main loop made the plain A's edge kernel 16-26% slower:
+// bench/NOTES.md), so the edge kernel holds two bodies, kPlainEdges and kTransposedAEdges,
+// each compiled for one orientation of A and chosen once per block, and reads only C's
+// bits of `operands` besides. Every kEdges branch is a compile-time one, so the fast kernel
+// has none of the edge code.
 template <int kBody, SGEMM_TUNE_TILE_PARAMS>
 __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
                                             const float *__restrict__ B, int ldb, float beta, float *__restrict__ C,
@@ -326,12 +329,11 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     return;
   }
 
-  // The edge kernels' reading of their operands, decided per launch: uniform branches around
+  // The edge kernel's reading of its operands, decided per launch: uniform branches around
   // the copies of each stage, none inside the K steps' FFMAs.
-  // The edge kernel reads A's transposition and C's bits (the epilogue's branches cost it no
-  // registers); its A and B are always aligned, so the unaligned bit narrows only C's
-  // accesses.
-  const bool transA = kEdges && (operands & kOperandTransA);
+  // The edge kernel reads C's bits too (the epilogue's branches cost it no registers); its
+  // A and B are always plain and aligned, so the unaligned bit narrows only C's accesses.
+  const bool transA = kBody == kTransposedAEdges || (kAny && (operands & kOperandTransA));
   const bool transB = kAny && (operands & kOperandTransB);
   const bool transC = kEdges && (operands & kOperandTransC);
   const bool vec = !kAny || !(operands & kOperandScalar);
@@ -351,15 +353,6 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   const int innerColA = threadIdx.x % (BK / 4);
   constexpr int ROW_STRIDE_A = (NUM_THREADS * 4) / BK;
   constexpr int A_PASSES = BM / ROW_STRIDE_A;
-  // The edge kernels' walk over A (loadA): a plain A's rows are the tile's M rows, BK / 4
-  // float4s each; a transposed A's are its K rows, BM / 4 float4s each, as many passes.
-  // Where the threads do not cover whole rows of a transposed A, each pass computes its own
-  // row and column instead (kTransAWalks false).
-  constexpr bool kTransAWalks = NUM_THREADS % (BM / 4) == 0;
-  const bool transAWalk = kEdges && kTransAWalks && (operands & kOperandTransA);
-  const int aRow0 = transAWalk ? static_cast<int>(threadIdx.x) / (BM / 4) : innerRowA;
-  const int aCol0 = transAWalk ? (static_cast<int>(threadIdx.x) % (BM / 4)) * 4 : innerColA * 4;
-  const int aRowStep = transAWalk ? NUM_THREADS / (BM / 4) : ROW_STRIDE_A;
 
   const int innerRowB = threadIdx.x / (BN / 4);
   const int innerColB = threadIdx.x % (BN / 4);
@@ -386,26 +379,26 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     // (stored K x M) already lies as the stage wants it: a copy, like B's, into `stage`.
     auto loadA = [&](int tile, int stage) {
       if constexpr (kEdges) {
-        // One walk for A as it lies, either way: pass p reads the four floats at row
-        // aRow0 + p * aRowStep, column aCol0 of the tile's part of A (M x K plain, K x M
-        // transposed), so that both ways share their addresses; a transposed A goes straight
-        // into the stage, a plain one to registers for storeA.
-        const int rowBase = transA ? (kBegin + tile) * BK : tileRow * BM;
-        const int colBase = transA ? tileRow * BM : (kBegin + tile) * BK;
+        if (transA) {
+          // Float4 f of the stage's BK rows of BM / 4: consecutive threads along M. Where
+          // the threads cover whole rows, the edge kernel's body for a transposed A walks
+          // them as rows one stride apart (fewer registers than dividing each pass's f).
+          constexpr bool kWholeRows = kBody == kTransposedAEdges && NUM_THREADS % (BM / 4) == 0;
 #pragma unroll
-        for (int pass = 0; pass < A_PASSES; ++pass) {
-          int r = aRow0 + pass * aRowStep, c = aCol0;
-          if (!kTransAWalks && transA) {
-            const int f = threadIdx.x + pass * NUM_THREADS;  // float4 f of the stage's BK rows of BM / 4
-            r = f / (BM / 4);
-            c = (f % (BM / 4)) * 4;
+          for (int pass = 0; pass < A_PASSES; ++pass) {
+            const int f = threadIdx.x + pass * NUM_THREADS;
+            const int k = kWholeRows ? static_cast<int>(threadIdx.x / (BM / 4)) + pass * (NUM_THREADS / (BM / 4))
+                                     : f / (BM / 4);
+            const int m = kWholeRows ? static_cast<int>(threadIdx.x % (BM / 4)) * 4 : (f % (BM / 4)) * 4;
+            detail::cp_async4x_guarded(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)], A, lda,
+                                       (kBegin + tile) * BK + k, tileRow * BM + m, K, M, vec);
           }
-          if (transA)
-            detail::cp_async4x_guarded(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, r, c)], A, lda,
-                                       rowBase + r, colBase + c, K, M, vec);
-          else
-            aFrag[pass] = detail::load4_guarded(A, lda, rowBase + r, colBase + aCol0, M, K, vec);
+          return;
         }
+#pragma unroll
+        for (int pass = 0; pass < A_PASSES; ++pass)
+          aFrag[pass] = detail::load4_guarded(A, lda, tileRow * BM + innerRowA + pass * ROW_STRIDE_A,
+                                              (kBegin + tile) * BK + innerColA * 4, M, K, vec);
         return;
       }
       const float *src = aTile + tile * BK;
@@ -666,8 +659,12 @@ __global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
 sgemm_double_buffered_edges(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
                             const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc,
                             int operands) {
-  detail::sgemm_tiles<detail::kPlainEdges, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
-                                                                 operands);
+  if (operands & kOperandTransA)
+    detail::sgemm_tiles<detail::kTransposedAEdges, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C,
+                                                                         ldc, operands);
+  else
+    detail::sgemm_tiles<detail::kPlainEdges, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
+                                                                   operands);
 }
 
 template <SGEMM_TUNE_TILE_PARAMS>

@@ -72,9 +72,12 @@ std::string expected_path(const std::map<std::string, std::string> &c) {
   const std::string &shape = c.at("shape");
   if (fast_layout && (shape == "512x512x512" || shape == "640x640x640")) return "tuned-cubin";
   if (fast_layout && shape == "384x192x48" && c.at("layout") == "row") return "tuned-source";
-  // (T, T) runs as the plain product of the transposes; C may be unaligned or transposed.
-  const bool plain_ab = (c.at("ops") == "NN" || c.at("ops") == "TT") && c.at("off") == "0" && lda % 4 == 0 &&
-                        ldb % 4 == 0;
+  // The edge kernel reads A either way and B untransposed, in row-major terms: row-major
+  // TN, column-major NT (row-major C^T = B^T A^T), and (T, T), which runs as the plain
+  // product of the transposes; C may be unaligned or transposed.
+  const std::string &ops = c.at("ops");
+  const bool b_plain = ops == "NN" || ops == "TT" || ops == (c.at("layout") == "row" ? "TN" : "NT");
+  const bool plain_ab = b_plain && c.at("off") == "0" && lda % 4 == 0 && ldb % 4 == 0;
   return plain_ab ? "tuned-edge" : "tuned-any-or-packed";
 }
 
