@@ -105,15 +105,18 @@ inline bool fast_kernel_layout(const RowMajorGemm &g) {
 // The edge kernels' `operands` for the product (kOperand* in sgemm_tile_rules.h).
 inline int edge_operands(const RowMajorGemm &g) {
   return (g.trans_a ? kOperandTransA : 0) | (g.trans_b ? kOperandTransB : 0) | (g.trans_c ? kOperandTransC : 0) |
-         (rows_aligned16(g) ? 0 : kOperandScalar);
+         (rows_aligned16(g) ? 0 : kOperandScalar) |
+         (a_rows_aligned16(g) && b_rows_aligned16(g) ? 0 : kOperandNarrowAB);
 }
 
 // Whether the edge kernel can run the product as it lies: B untransposed, A either way (a
 // transposed A, stored K x M, is copied into the stage as it lies, which the stage wants),
-// both with aligned rows (C may be transposed or unaligned: its epilogue handles both).
-inline bool plain_edge_operands(const RowMajorGemm &g) {
-  return !g.trans_b && a_rows_aligned16(g) && b_rows_aligned16(g);
-}
+// rows aligned or not (A and B unaligned take its narrow bodies; C's epilogue handles an
+// unaligned or transposed C).
+inline bool plain_edge_operands(const RowMajorGemm &g) { return !g.trans_b; }
+
+// Whether the edge kernel reads A and B with 16-byte accesses (else 4-byte ones, slower).
+inline bool wide_edge_operands(const RowMajorGemm &g) { return a_rows_aligned16(g) && b_rows_aligned16(g); }
 
 // The same product transposed: C^T = op(B)^T op(A)^T, B's memory the left operand and A's
 // the right, each read the other way, C written the other way.
@@ -135,8 +138,9 @@ inline EdgeProduct edge_product(const RowMajorGemm &g) {
   return EdgeProduct{t, edge_operands(t)};
 }
 
-// Operands the edge kernel cannot read as they lie copied into a workspace, with rows
-// 16-byte aligned: A (rows not aligned) as it lies, M x K or, transposed, K x M, rows a_ld
+// Operands the edge kernel cannot read as they lie, or reads only 4 bytes at a time, copied
+// into a workspace, with rows 16-byte aligned: A (rows not aligned) as it lies, M x K or,
+// transposed, K x M, rows a_ld
 // apart, at the workspace's start; B (transposed, or rows not aligned) as a plain K x N
 // matrix, rows b_ld apart, at b_offset bytes. For a product as edge_product leaves it.
 struct PackPlan {

@@ -25,10 +25,11 @@
 // and C lie: transposed or not (a transposed A is copied as it lies, with no transposing
 // store; a transposed B goes through registers and is stored across; C may be written
 // transposed), and whether every row is 16-byte aligned (else all accesses are 4 bytes
-// wide). The edge kernel reads A's transposition (its body is compiled for each, chosen
-// once per block), C's bits (transposed, unaligned) and the scale pass's: its B must be
-// plain, and A and B aligned (sgemm_tuned_runtime.cuh packs them into a workspace when they
-// are not). Both always run data-parallel, even
+// wide). The edge kernel reads A's transposition and whether A's or B's rows are aligned
+// (kOperandNarrowAB; a body compiled for each of the four, chosen once per block), C's
+// bits (transposed, unaligned) and the scale pass's: its B must be plain
+// (sgemm_tuned_runtime.cuh packs a transposed B into a workspace, or runs the kernel of any
+// operands). Both always run data-parallel, even
 // for a STREAMK = 1 tile (the stream-K prepare pass and atomics stay exact-shape only), and
 // may split K over the grid's z dimension, after a scale pass (kOperandScalePass) that sets
 // C = beta C. Launched as tile_edges_launch_plan says:
@@ -286,6 +287,8 @@ enum : int {
   kAnyOperands = 2,       // sgemm_double_buffered_any: any shape, any operands (`operands`)
   kTransposedAEdges = 3,  // sgemm_double_buffered_edges for A transposed (stored K x M): A is
                           // copied as it lies, with no transposing store
+  kPlainEdgesNarrow = 4,  // kPlainEdges and kTransposedAEdges for rows of A or B that are not
+  kTransposedAEdgesNarrow = 5,  // 16-byte aligned: every access to A and B 4 bytes wide
 };
 
 // The body of the three kernels. With kEdges (every body but kWholeTiles): any shape,
@@ -293,10 +296,10 @@ enum : int {
 // kAnyOperands reads `operands` for A's and B's layout: the layout's branches then cost
 // every layout registers (a whole tile's were tuned near 255) and speed (A's orientation
 // read inside the main loop made the plain A's edge kernel 16-26% slower:
-// bench/NOTES.md), so the edge kernel holds two bodies, kPlainEdges and kTransposedAEdges,
-// each compiled for one orientation of A and chosen once per block, and reads only C's
-// bits of `operands` besides. Every kEdges branch is a compile-time one, so the fast kernel
-// has none of the edge code.
+// bench/NOTES.md), so the edge kernel holds four bodies, kPlainEdges, kTransposedAEdges
+// and their Narrow twins, each compiled for one orientation of A and one width of access,
+// chosen once per block, and reads only C's bits of `operands` besides. Every kEdges
+// branch is a compile-time one, so the fast kernel has none of the edge code.
 template <int kBody, SGEMM_TUNE_TILE_PARAMS>
 __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
                                             const float *__restrict__ B, int ldb, float beta, float *__restrict__ C,
@@ -333,10 +336,12 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // the copies of each stage, none inside the K steps' FFMAs.
   // The edge kernel reads C's bits too (the epilogue's branches cost it no registers); its
   // A and B are always plain and aligned, so the unaligned bit narrows only C's accesses.
-  const bool transA = kBody == kTransposedAEdges || (kAny && (operands & kOperandTransA));
+  constexpr bool kBodyTransA = kBody == kTransposedAEdges || kBody == kTransposedAEdgesNarrow;
+  constexpr bool kBodyNarrow = kBody == kPlainEdgesNarrow || kBody == kTransposedAEdgesNarrow;
+  const bool transA = kBodyTransA || (kAny && (operands & kOperandTransA));
   const bool transB = kAny && (operands & kOperandTransB);
   const bool transC = kEdges && (operands & kOperandTransC);
-  const bool vec = !kAny || !(operands & kOperandScalar);
+  const bool vec = kAny ? !(operands & kOperandScalar) : !kBodyNarrow;
   const bool vecC = !kEdges || !(operands & kOperandScalar);
   if (kEdges && (operands & kOperandScalePass)) {
     detail::scale_tile<BM, BN, NUM_THREADS>(M, N, beta, C, ldc, transC);
@@ -383,7 +388,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
           // Float4 f of the stage's BK rows of BM / 4: consecutive threads along M. Where
           // the threads cover whole rows, the edge kernel's body for a transposed A walks
           // them as rows one stride apart (fewer registers than dividing each pass's f).
-          constexpr bool kWholeRows = kBody == kTransposedAEdges && NUM_THREADS % (BM / 4) == 0;
+          constexpr bool kWholeRows = kBodyTransA && NUM_THREADS % (BM / 4) == 0;
 #pragma unroll
           for (int pass = 0; pass < A_PASSES; ++pass) {
             const int f = threadIdx.x + pass * NUM_THREADS;
@@ -393,12 +398,12 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
             detail::cp_async4x_guarded(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)], A, lda,
                                        (kBegin + tile) * BK + k, tileRow * BM + m, K, M, vec);
           }
-          return;
-        }
+        } else {
 #pragma unroll
-        for (int pass = 0; pass < A_PASSES; ++pass)
-          aFrag[pass] = detail::load4_guarded(A, lda, tileRow * BM + innerRowA + pass * ROW_STRIDE_A,
-                                              (kBegin + tile) * BK + innerColA * 4, M, K, vec);
+          for (int pass = 0; pass < A_PASSES; ++pass)
+            aFrag[pass] = detail::load4_guarded(A, lda, tileRow * BM + innerRowA + pass * ROW_STRIDE_A,
+                                                (kBegin + tile) * BK + innerColA * 4, M, K, vec);
+        }
         return;
       }
       const float *src = aTile + tile * BK;
@@ -659,12 +664,18 @@ __global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
 sgemm_double_buffered_edges(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
                             const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc,
                             int operands) {
-  if (operands & kOperandTransA)
-    detail::sgemm_tiles<detail::kTransposedAEdges, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C,
-                                                                         ldc, operands);
-  else
-    detail::sgemm_tiles<detail::kPlainEdges, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
-                                                                   operands);
+  using namespace detail;
+  const bool narrow = operands & kOperandNarrowAB;
+  if (operands & kOperandTransA) {
+    if (narrow)
+      sgemm_tiles<kTransposedAEdgesNarrow, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, operands);
+    else
+      sgemm_tiles<kTransposedAEdges, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, operands);
+  } else if (narrow) {
+    sgemm_tiles<kPlainEdgesNarrow, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, operands);
+  } else {
+    sgemm_tiles<kPlainEdges, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, operands);
+  }
 }
 
 template <SGEMM_TUNE_TILE_PARAMS>

@@ -273,6 +273,9 @@ enum : int {
   kOperandTransC = 16,    // C is stored transposed: the product's element (i, j) is at
                           // C[j * ldc + i] (a product of two transposed operands is run as
                           // the plain product of their transposes, C^T = B A)
+  kOperandNarrowAB = 32,  // some row of A or B does not start 16-byte aligned: the edge
+                          // kernel runs its body that reads them 4 bytes at a time (set
+                          // with kOperandScalar, which the kernel of any operands reads)
 };
 
 // The largest split of K the edge kernel is launched with (grid z).

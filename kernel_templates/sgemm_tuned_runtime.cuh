@@ -155,9 +155,16 @@ cudaError_t launch_any(const RowMajorGemm &g, int splits, cudaStream_t stream) {
 }
 
 // Whether a product needs the kernel of any operands (or packing), rather than the edge
-// kernel: B transposed, or rows of A or B not 16-byte aligned.
+// kernel: B transposed (as edge_product leaves the product).
 inline bool needs_any_kernel(const RowMajorGemm &g) {
   return !sgemm_tune_kernels::plain_edge_operands(sgemm_tune_kernels::edge_product(g).g);
+}
+
+// Whether packing would change how the edge kernel reads the product: a transposed B, or
+// rows of A or B that are not 16-byte aligned.
+inline bool packable(const RowMajorGemm &g) {
+  const RowMajorGemm &e = sgemm_tune_kernels::edge_product(g).g;
+  return e.trans_b || !sgemm_tune_kernels::wide_edge_operands(e);
 }
 
 // rows x cols of op(src) (rows of src ld floats apart, read transposed where `trans`) into
@@ -411,15 +418,19 @@ enum class KernelKind {
 inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const SgemmTile &t, const RowMajorGemm &product,
                               Packing packing, bool can_pack) {
   if (!s.edges) return KernelKind::fast;
-  if (!needs_any_kernel(product)) return KernelKind::edges;
-  if (packing == Packing::never || !can_pack) return KernelKind::any;
+  // As the operands lie: the edge kernel (its narrow bodies for unaligned rows), or the
+  // kernel of any operands for a transposed B.
+  const bool any = needs_any_kernel(product);
+  const KernelKind as_they_lie = any ? KernelKind::any : KernelKind::edges;
+  if (!packable(product)) return as_they_lie;
+  if (packing == Packing::never || !can_pack) return as_they_lie;
   if (packing == Packing::always) return KernelKind::packed;
   const RowMajorGemm g = sgemm_tune_kernels::pack_form(product, t);
   const sgemm_tune_kernels::PackPlan p = sgemm_tune_kernels::pack_plan(g);
-  return sgemm_tune_kernels::pack_is_faster(s.predicted_ps, p.a ? static_cast<long long>(g.M) * g.K : 0,
+  return sgemm_tune_kernels::pack_is_faster(s.predicted_ps, any, p.a ? static_cast<long long>(g.M) * g.K : 0,
                                             p.b ? static_cast<long long>(g.K) * g.N : 0)
              ? KernelKind::packed
-             : KernelKind::any;
+             : as_they_lie;
 }
 
 // The selection for `product` among `n` entries on a GPU of `sms` SMs (select_kernel on the

@@ -74,6 +74,9 @@ constexpr double kFastKernelAdvantage = 0.97;
 // it and packing the operands sees it (fitted with the constants above; measured, the kernel
 // of any operands takes 1.5 to 1.7 times the edge kernel's time at the same tile and split).
 constexpr double kAnyKernelSlowdown = 1.3;
+// The edge kernel's narrow bodies (rows of A or B not 16-byte aligned: 4-byte accesses)
+// against its wide ones, as the same choice sees it.
+constexpr double kNarrowKernelSlowdown = 1.15;
 // Packing operands: a copy kernel per operand, at this many bytes per picosecond (read and
 // written), and the workspace's allocation from the stream-ordered pool.
 constexpr double kPackBytesPerPs = 2.0;
@@ -188,10 +191,12 @@ inline double predict_pack_time(long long a_floats, long long b_floats) {
   return detail::kWorkspacePs + copy(a_floats) + copy(b_floats);
 }
 
-// Whether packing then the edge kernel is predicted faster than the kernel of any operands,
-// for a product whose edge kernel is predicted to take `edges_ps`.
-inline bool pack_is_faster(double edges_ps, long long a_floats, long long b_floats) {
-  return edges_ps + predict_pack_time(a_floats, b_floats) < edges_ps * detail::kAnyKernelSlowdown;
+// Whether packing then the edge kernel is predicted faster than reading the operands as they
+// lie, for a product whose edge kernel on packed operands is predicted to take `edges_ps`:
+// with the kernel of any operands (`any`, B transposed) or the edge kernel's narrow bodies.
+inline bool pack_is_faster(double edges_ps, bool any, long long a_floats, long long b_floats) {
+  const double slowdown = any ? detail::kAnyKernelSlowdown : detail::kNarrowKernelSlowdown;
+  return edges_ps + predict_pack_time(a_floats, b_floats) < edges_ps * slowdown;
 }
 
 // The rule above. `fast_operands`: the fast kernel can read the operands

@@ -194,11 +194,14 @@ TEST(BlasCall, EdgeOperandBitsFollowTheRowMajorProduct) {
   // Column-major swaps the operands, and each keeps its op.
   EXPECT_EQ(bits(Layout::ColMajor, Op::Trans, Op::NoTrans, 8, 8, 8, 0, 0), kOperandTransB);
   EXPECT_EQ(bits(Layout::ColMajor, Op::NoTrans, Op::Trans, 8, 8, 8, 0, 0), kOperandTransA);
-  EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 9, 8, 8, 0, 0), kOperandScalar);
+  // An unaligned A or B also takes the edge kernel's narrow bodies; an unaligned C does not.
+  EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 9, 8, 8, 0, 0), kOperandScalar | kOperandNarrowAB);
   EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 8, 8, 10, 0, 0), kOperandScalar);
-  EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 8, 8, 8, 1, 0), kOperandScalar);
+  EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 8, 8, 8, 1, 0), kOperandScalar | kOperandNarrowAB);
   EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 8, 8, 8, 0, 2), kOperandScalar);
   EXPECT_EQ(bits(Layout::RowMajor, Op::Trans, Op::NoTrans, 8, 12, 8, 0, 3), kOperandTransA | kOperandScalar);
+  EXPECT_EQ(bits(Layout::RowMajor, Op::Trans, Op::NoTrans, 8, 13, 8, 0, 0),
+            kOperandTransA | kOperandScalar | kOperandNarrowAB);
 }
 
 // The fast kernel's int offsets bound the leading dimensions it takes: a row index within a
@@ -235,15 +238,16 @@ TEST(BlasCall, ATransposedProductOfTransposesRunsAsThePlainOne) {
   // Unaligned rows keep their 4-byte accesses; one transpose alone is left as it is.
   EXPECT_EQ(edge_product(to_row_major(Layout::RowMajor, Op::Trans, Op::Trans, 3, 5, 7, 1.0f, A, 5, B, 8, 0.0f, C, 12))
                 .operands,
-            kOperandTransC | kOperandScalar);
+            kOperandTransC | kOperandScalar | kOperandNarrowAB);
   const EdgeProduct one = edge_product(to_row_major(Layout::RowMajor, Op::NoTrans, Op::Trans, 3, 5, 7, 1.0f, A, 8, B, 8, 0.0f, C, 8));
   EXPECT_EQ(one.operands, kOperandTransB);
   EXPECT_EQ(one.g.M, 3);
 }
 
-// Packing copies exactly the operands the edge kernel cannot read as they lie, as plain
-// row-major matrices whose rows start 16-byte aligned, the second one 256-byte aligned.
-TEST(BlasCall, PackingCopiesOnlyWhatTheEdgeKernelCannotRead) {
+// Packing copies exactly the operands the edge kernel cannot read as they lie (B
+// transposed) or reads only 4 bytes at a time (rows not 16-byte aligned), into matrices
+// whose rows start 16-byte aligned, the second one 256-byte aligned.
+TEST(BlasCall, PackingCopiesOnlyWhatTheEdgeKernelCannotReadWide) {
   alignas(256) static float buffer[4096];
   const float *A = buffer, *B = buffer + 1024;
   float *C = buffer + 2048;
@@ -287,6 +291,14 @@ TEST(BlasCall, PackingCopiesOnlyWhatTheEdgeKernelCannotRead) {
   EXPECT_EQ(reinterpret_cast<const char *>(p.B) - reinterpret_cast<const char *>(workspace), both.b_offset);
   EXPECT_FALSE(p.trans_a || p.trans_b);
   EXPECT_TRUE(plain_edge_operands(p));
+  EXPECT_TRUE(wide_edge_operands(p));
+  EXPECT_FALSE(wide_edge_operands(g));
+  EXPECT_FALSE(plain_edge_operands(g));  // B transposed
+  // Unaligned rows alone: the edge kernel reads them, narrowly.
+  const RowMajorGemm narrow =
+      to_row_major(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 5, 7, 9, 1.0f, A + 1, 9, B, 8, 0.0f, C, 8);
+  EXPECT_TRUE(plain_edge_operands(narrow));
+  EXPECT_FALSE(wide_edge_operands(narrow));
   EXPECT_EQ(p.C, C);
   // A packed transposed A keeps its orientation and its new leading dimension.
   const RowMajorGemm ta =

@@ -151,9 +151,16 @@ TEST(SelectKernel, PredictionCountsPaddingWavesAndSplits) {
 TEST(SelectKernel, PackingIsChosenWhereItPays) {
   using sgemm_tune_kernels::pack_is_faster;
   const double large = 1.0e9;  // a millisecond of edge kernel
-  EXPECT_TRUE(pack_is_faster(large, 4096LL * 4096, 4096LL * 4096));
-  const double tiny = 8.0e6;  // 8 microseconds
-  EXPECT_FALSE(pack_is_faster(tiny, 256LL * 256, 0));
+  for (bool any : {true, false}) {
+    EXPECT_TRUE(pack_is_faster(large, any, 4096LL * 4096, 4096LL * 4096));
+    const double tiny = 8.0e6;  // 8 microseconds
+    EXPECT_FALSE(pack_is_faster(tiny, any, 256LL * 256, 0));
+  }
+  // The edge kernel's narrow bodies lose less to the wide ones than the kernel of any
+  // operands does: a product where packing pays against the latter need not against them.
+  const double medium = 5.0e7;  // 50 microseconds
+  EXPECT_TRUE(pack_is_faster(medium, true, 1024LL * 1024, 0));
+  EXPECT_FALSE(pack_is_faster(medium, false, 1024LL * 1024, 0));
   // More to copy costs more.
   EXPECT_LT(sgemm_tune_kernels::predict_pack_time(1000, 0), sgemm_tune_kernels::predict_pack_time(1000, 1000));
   EXPECT_LT(sgemm_tune_kernels::predict_pack_time(1000, 0), sgemm_tune_kernels::predict_pack_time(1000000, 0));

@@ -9,6 +9,10 @@
 # sgemm_tile_rules.h must equal this tree's, which the emit checks). DB: a database tuned
 # by this version (tools/bench_shapes.sh leaves one in its OUT). ROUNDS (default 2) rounds of
 # seeds SEEDS (default "1 2"), COUNT (default 48), BIN (default .device).
+# Both headers are emitted --from-source (nvcc compiles every kernel of both versions): the
+# database's machine code was compiled from this version's template, and emit ships none
+# for the base's, whose fingerprint differs; NVRTC and nvcc allocate registers differently,
+# so mixing the two would compare compilers as well as versions.
 # Writes $OUT/paired-{base,new}-seed*-round*.txt and prints each set's geometric mean per run.
 set -uo pipefail
 : "${OUT:?set OUT to the folder for logs}"
@@ -29,7 +33,7 @@ mkdir -p "$OUT" "$work"
 # One header and one program per version: VERSION TEMPLATE-DIR SOURCE-TREE
 build() {
   local version=$1 templates=$2 tree=$3
-  "$BIN/sgemm-tune" emit --db "$DB" --out "$work/$version/sgemm_tuned.h" --template-dir "$templates" \
+  "$BIN/sgemm-tune" emit --db "$DB" --out "$work/$version/sgemm_tuned.h" --template-dir "$templates" --from-source \
     >"$OUT/paired-$version-emit.txt" 2>&1 || { cat "$OUT/paired-$version-emit.txt"; return 1; }
   rm -rf "$work/$version/build"
   { cmake -S "$tree/tools/bench_shapes" -B "$work/$version/build" -G Ninja \
@@ -49,6 +53,23 @@ for round in $(seq 1 "$ROUNDS"); do
       "$work/$version/build/bench_shapes" --seed "$seed" --count "$COUNT" >"$log" 2>&1 || rc=1
       echo "round $round seed $seed $version: $(grep '^geometric mean' "$log")"
     done
+    # The tuned times of the same problems, version against version: cuBLAS's own time
+    # moves between the two programs' runs, which the ratios above carry.
+    python3 - "$OUT/paired-base-seed$seed-round$round.txt" "$OUT/paired-new-seed$seed-round$round.txt" <<'PY'
+import math, sys
+def rows(path):
+    out = {}
+    for line in open(path):
+        w = line.split()
+        if len(w) >= 19 and w[0].isdigit() and w[16] == "ok":
+            out[int(w[0])] = (w[1], float(w[11]))
+    return out
+base, new = rows(sys.argv[1]), rows(sys.argv[2])
+for group in ("random", "suite", "named"):
+    r = [base[k][1] / new[k][1] for k in base if k in new and base[k][0] == group]
+    if r:
+        print("  %s: base time / new time, geometric mean %.3f over %d" % (group, math.exp(sum(map(math.log, r)) / len(r)), len(r)))
+PY
   done
 done
 exit "$rc"

@@ -145,7 +145,7 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
 
     // Every choice the selection weighs, packed and unpacked where the operands need either.
     std::vector<rt::Route> routes;
-    const bool any = rt::needs_any_kernel(g);
+    const bool packable = rt::packable(g);
     for (int e = 0; e < table.count; ++e) {
       rt::Route r{};
       if (rt::route_choice(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, g, e, false, 1, rt::Packing::never,
@@ -156,7 +156,7 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
         if (rt::route_choice(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, g, e, true, splits,
                              rt::Packing::never, &r) == cudaSuccess)
           routes.push_back(r);
-        if (any && rt::route_choice(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, g, e, true, splits,
+        if (packable && rt::route_choice(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, g, e, true, splits,
                                     rt::Packing::always, &r) == cudaSuccess &&
             (r.path == rt::Path::tuned_packed_cubin || r.path == rt::Path::tuned_packed_source))
           routes.push_back(r);
