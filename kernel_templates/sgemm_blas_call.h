@@ -167,6 +167,8 @@ inline long long packed_floats(const RowMajorGemm &g, const PackPlan &p) {
 // The product as it is packed for the edge kernel of tile t: edge_product's, or, where that
 // copies fewer floats and the tile takes the shape, its transpose. A B^T has one operand to
 // transpose either way (B, or A once the product is turned round), so the smaller one is.
+// The selection predicts the edge kernel on the product as edge_product leaves it; turned,
+// its grid is N x M tiles instead, which a tile with BM != BN covers with other remainders.
 inline RowMajorGemm pack_form(const RowMajorGemm &product, const SgemmTile &t) {
   const RowMajorGemm g = edge_product(product).g;
   if (g.trans_a || !g.trans_b) return g;

@@ -334,8 +334,10 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 
   // The edge kernel's reading of its operands, decided per launch: uniform branches around
   // the copies of each stage, none inside the K steps' FFMAs.
-  // The edge kernel reads C's bits too (the epilogue's branches cost it no registers); its
-  // A and B are always plain and aligned, so the unaligned bit narrows only C's accesses.
+  // The edge kernel reads C's bits too (the epilogue's branches cost it no registers). Its
+  // body fixes A's orientation and A's and B's access width; the unaligned bit, set when
+  // any of A, B and C is off alignment, narrows its C accesses (the narrow bodies' C too,
+  // aligned or not: one bit serves both kernels).
   constexpr bool kBodyTransA = kBody == kTransposedAEdges || kBody == kTransposedAEdgesNarrow;
   constexpr bool kBodyNarrow = kBody == kPlainEdgesNarrow || kBody == kTransposedAEdgesNarrow;
   const bool transA = kBodyTransA || (kAny && (operands & kOperandTransA));

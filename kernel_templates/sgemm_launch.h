@@ -95,7 +95,7 @@ inline cudaError_t launch_tile(const void *kernel, const SgemmTile &t, int persi
 // C = alpha op(A) op(B) + beta C by an edge kernel of tile t (sgemm_double_buffered_edges,
 // or sgemm_double_buffered_any), as tile_edges_launch_plan says: any shape
 // shape_fits_tile_edges accepts (K = 0 too), operands as `operands` says (kOperand* in
-// sgemm_tile_rules.h: the edge kernel reads only C's bits, the kernel of any operands all), K split
+// sgemm_tile_rules.h: the edge kernel all but kOperandTransB, the kernel of any operands all), K split
 // `splits` ways (1: not split). A split launch, and a K = 0 one, starts with the scale pass,
 // which uses no shared memory. The edge kernel runs data-parallel whatever the tile's
 // STREAMK, so it needs no persistent blocks.

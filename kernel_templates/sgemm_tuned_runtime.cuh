@@ -292,8 +292,9 @@ inline cudaError_t launch_cubin(const TunedKernel &k, LoadedCode &code, int devi
   return launch_planned(kernel, k.shape.tile, g, stream);
 }
 
-// An entry's edge kernel, or its kernel of any operands where the product needs it, as
-// machine code.
+// An entry's edge kernel, or its kernel of any operands where the product needs it (B
+// transposed), as machine code. `code` must be the slot of that kernel (edges_code or
+// any_code): it keeps whichever kernel it was first loaded with.
 inline cudaError_t launch_edges_cubin(const TunedKernel &k, LoadedCode &code, int device, const RowMajorGemm &g,
                                       int splits, cudaStream_t stream) {
   const bool any = needs_any_kernel(g);
@@ -349,14 +350,15 @@ enum class Path {
   tuned_cubin,         // a tuned entry's timed machine code
   tuned_source,        // a tuned entry's tile compiled from source (launch_fast)
   tuned_edges_cubin,   // a tuned entry's edge kernel, machine code compiled by sgemm-tune: any
-                       // shape, K split when that is predicted faster
+                       // shape, A either way, rows aligned or not, K split when that is
+                       // predicted faster
   tuned_edges_source,  // the same compiled from source (launch_edges)
-  tuned_any_cubin,     // a tuned entry's kernel of any operands (transposed, unaligned rows),
-                       // machine code compiled by sgemm-tune
+  tuned_any_cubin,     // a tuned entry's kernel of any operands (for a transposed B), machine
+                       // code compiled by sgemm-tune
   tuned_any_source,    // the same compiled from source (launch_any)
-  tuned_packed_cubin,  // operands packed into a workspace (transposed, or rows not aligned),
-                       // then a tuned entry's edge kernel as machine code: when that is
-                       // predicted faster than the kernel of any operands
+  tuned_packed_cubin,  // operands packed into a workspace (B transposed, or rows not
+                       // aligned), then a tuned entry's edge kernel as machine code: when
+                       // that is predicted faster than reading them as they lie
   tuned_packed_source, // the same with the edge kernel compiled from source
   default_fast,        // kDefaultTile on the fast kernel (a GPU with no tunings, a shape it divides)
   default_edges,       // kDefaultTile on the edge kernel: no tunings for this GPU, or K = 0
@@ -397,10 +399,12 @@ inline int table_shapes(const GpuTable &table, sgemm_tune_kernels::TunedShape *s
   return n;
 }
 
-// Whether operands the edge kernel cannot read are packed into a workspace first.
+// Whether operands the edge kernel cannot read, or reads only 4 bytes at a time, are
+// packed into a workspace first.
 enum class Packing {
   when_faster,  // where pack_is_faster predicts it (what sgemm_tuned does)
-  never,        // the kernel of any operands reads them as they lie
+  never,        // read as they lie: the edge kernel's narrow bodies, or the kernel of any
+                // operands for a transposed B
   always,       // wherever a workspace can be had
 };
 
@@ -408,7 +412,7 @@ enum class Packing {
 enum class KernelKind {
   fast,    // the timed kernel
   edges,   // the edge kernel, reading the operands as they lie
-  any,     // the kernel of any operands (transposed, rows not 16-byte aligned)
+  any,     // the kernel of any operands (B transposed)
   packed,  // the operands packed into a workspace, then the edge kernel
 };
 
@@ -539,7 +543,8 @@ inline cudaError_t route(const GpuTable *gpus, int gpu_count, sgemm_tune::Layout
 }
 
 // The packed paths: the operands packed, then the entry's edge kernel; where no workspace
-// can be had, the entry's kernel of any operands, which needs none.
+// can be had, the operands read as they lie, which needs none: by the entry's edge kernel
+// (its narrow bodies), or by its kernel of any operands for a transposed B.
 inline cudaError_t launch_packed(const GpuTable *gpus, int gpu_count, const Route &r, const RowMajorGemm &g,
                                  cudaStream_t stream) {
   const TunedKernel &k = *r.kernel;
@@ -551,9 +556,14 @@ inline cudaError_t launch_packed(const GpuTable *gpus, int gpu_count, const Rout
                        [&](const RowMajorGemm &p) { return k.edges_source(p, r.splits, stream); });
   if (packed != cudaErrorMemoryAllocation) return packed;
   cudaGetLastError();  // the failed allocation's, which the fallback answers
+  // The loaded code of the kernel launch_edges_cubin picks for `g`, and no other: each slot
+  // holds the one kernel it was first loaded with.
+  const bool any = needs_any_kernel(g);
   const GpuTable *table = table_for_device(gpus, gpu_count, r.device).table;
-  if (k.any_cubin == nullptr || table == nullptr) return k.any_source(g, r.splits, stream);
-  return launch_edges_cubin(k, table->any_code[&k - table->kernels], r.device, g, r.splits, stream);
+  if (table == nullptr || (any ? k.any_cubin : k.edges_cubin) == nullptr)
+    return any ? k.any_source(g, r.splits, stream) : k.edges_source(g, r.splits, stream);
+  const std::ptrdiff_t i = &k - table->kernels;
+  return launch_edges_cubin(k, any ? table->any_code[i] : table->edges_code[i], r.device, g, r.splits, stream);
 }
 
 // Runs the product `g` (check_gemm said `run`, alpha is not 0) as route `r` says.

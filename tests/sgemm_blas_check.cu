@@ -323,7 +323,7 @@ void run_edges() {
                            Case{l, a, b, s.M, s.N, s.K, aligned ? 0 : 3, aligned ? 0 : 1, beta, entry, splits, aligned,
                                 false},
                            rng);
-  // The same entries with the operands packed first (unaligned rows: every op pair needs it).
+  // The same entries with the operands packed first (unaligned rows: every op pair packs).
   for (int entry = 0; entry < table->count; ++entry)
     for (const Shape &s : {Shape{1001, 999, 1003}, Shape{127, 129, 131}})
       for (Layout l : kLayouts)
@@ -332,6 +332,16 @@ void run_edges() {
             for (int splits : {1, 3})
               for (float beta : {0.0f, 0.5f})
                 run_case(h, Case{l, a, b, s.M, s.N, s.K, 3, 1, beta, entry, splits, false, true}, rng);
+  // A thin product with aligned rows, packed where it packs at all (B transposed in
+  // row-major terms): row-major A B^T with M < N turned round, so that the smaller A is the
+  // operand transposed (pack_form), and column-major, which is not turned.
+  for (int entry = 0; entry < table->count; ++entry)
+    for (Layout l : kLayouts)
+      for (Op a : kOps)
+        for (Op b : kOps)
+          for (int splits : {1, 3})
+            for (float beta : {0.0f, 0.5f})
+              run_case(h, Case{l, a, b, 64, 2000, 300, 0, 0, beta, entry, splits, true, true}, rng);
   CHECK_CUBLAS(cublasDestroy(h));
 }
 

@@ -257,12 +257,12 @@ TEST(BlasCall, PackingCopiesOnlyWhatTheEdgeKernelCannotReadWide) {
   };
   const PackPlan none = plan(Op::NoTrans, Op::NoTrans, 12, 8, 0);
   EXPECT_FALSE(none.a || none.b);
-  EXPECT_TRUE(plain_edge_operands(to_row_major(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 5, 7, 9, 1.0f, A, 12, B, 8,
-                                               0.0f, C + 1, 9)))
+  EXPECT_TRUE(wide_edge_operands(to_row_major(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 5, 7, 9, 1.0f, A, 12, B, 8,
+                                              0.0f, C + 1, 9)))
       << "C may be unaligned: the edge kernel's epilogue narrows its own accesses";
   // A transposed A with aligned rows is read as it lies (copied into the stage, no
   // transposing store); with rows off alignment it is copied, still transposed (K x M).
-  EXPECT_TRUE(plain_edge_operands(to_row_major(Layout::RowMajor, Op::Trans, Op::NoTrans, 5, 7, 9, 1.0f, A, 8, B, 8,
+  EXPECT_TRUE(wide_edge_operands(to_row_major(Layout::RowMajor, Op::Trans, Op::NoTrans, 5, 7, 9, 1.0f, A, 8, B, 8,
                                                0.0f, C, 8)));
   const PackPlan aligned_t = plan(Op::Trans, Op::NoTrans, 8, 8, 0);
   EXPECT_FALSE(aligned_t.a || aligned_t.b);
@@ -308,6 +308,8 @@ TEST(BlasCall, PackingCopiesOnlyWhatTheEdgeKernelCannotReadWide) {
   EXPECT_EQ(pta.lda, 8);
   EXPECT_EQ(pta.B, B);
   EXPECT_TRUE(plain_edge_operands(pta));
+  EXPECT_TRUE(wide_edge_operands(pta));
+  EXPECT_FALSE(wide_edge_operands(ta));
 }
 
 // A B^T needs one operand transposed into the workspace whichever way it is computed: the

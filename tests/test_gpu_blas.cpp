@@ -57,10 +57,11 @@ std::vector<std::map<std::string, std::string>> parse_cases(const std::string &t
 // products with 16-byte aligned rows (every leading dimension, as the program prints them, a
 // multiple of 4, no offset) at a tuned shape (column-major 384x192x48 is the row-major
 // 192x384x48, which is not); K = 0 (the scale pass alone) and empty products the default
-// tile's edge kernel; everything else an edge kernel of a tuned tile: for plain aligned
-// A and B (or both transposed and aligned) the edge kernel, else the kernel of any operands or the edge kernel after
-// packing the operands (which tile, how K is split and whether packing pays are the
-// selection rule's business: its own tests).
+// tile's edge kernel; everything else an edge kernel of a tuned tile: the edge kernel where
+// B is untransposed in row-major terms (or both operands are transposed) and A and B are
+// aligned; unaligned, the edge kernel's narrow bodies or the edge kernel after packing;
+// with B transposed, the kernel of any operands or packing (which tile, how K is split and
+// whether packing pays are the selection rule's business: its own tests).
 std::string expected_path(const std::map<std::string, std::string> &c) {
   std::istringstream lds(c.at("lds")), shape_words(c.at("shape"));
   int lda = 0, ldb = 0, ldc = 0, M = 0, N = 0, K = 0;
@@ -148,8 +149,9 @@ TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
   EXPECT_EQ(edges.exit_code, 0) << "an edge variant differs from cuBLAS, touched memory outside C, or failed";
   const auto edge_cases = parse_cases(edges.text);
   // 3 entries x 6 shapes x 2 layouts x 4 op pairs x aligned or not x 2 splits x 2 betas,
-  // then packed: 3 entries x 2 shapes x 2 layouts x 4 op pairs x 2 splits x 2 betas.
-  EXPECT_EQ(edge_cases.size(), 1152u + 192u);
+  // then packed: 3 entries x 2 shapes x 2 layouts x 4 op pairs x 2 splits x 2 betas, and the
+  // thin aligned shape: 3 entries x 2 layouts x 4 op pairs x 2 splits x 2 betas.
+  EXPECT_EQ(edge_cases.size(), 1152u + 192u + 96u);
   // Each entry's two edge kernels ran: the one for plain operands and the one for any; and
   // the edge kernel after packing.
   std::map<std::string, int> by_entry;

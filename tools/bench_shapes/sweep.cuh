@@ -1,7 +1,8 @@
 // The sweep: every kernel the selection could have picked for each problem, timed. For each
 // problem and each tuned entry of the GPU in hand: its fast kernel where it applies, and its
-// edge kernel (or, for operands the edge kernel cannot read, its kernel of any operands and
-// the packed path) with K split each of the ways the selection tries. Each is verified
+// edge kernel (or, for a transposed B, its kernel of any operands), and the packed path
+// wherever packing would change how the operands are read, with K split each of the ways
+// the selection tries. Each is verified
 // (beta = 0 over a NaN-filled C, against cuBLAS) before it is timed. One CSV line per
 // (problem, choice), naming what sgemm_tuned itself chose, so that a selection rule can be
 // judged offline against the best any entry reaches (the oracle), with no GPU.
