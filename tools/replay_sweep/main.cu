@@ -4,10 +4,12 @@
 // any swept choice reached (the oracle), and cuBLAS's. Prints one line per problem, then per
 // set the geometric means of cuBLAS time / chosen time and of the oracle's, so that a change
 // of the selection's model is judged on thousands of measured choices before a GPU run.
-//   replay_sweep SWEEP.csv [--quiet] [--min SET=PERCENT ...]
+//   replay_sweep SWEEP.csv [--quiet] [--sets SET,SET...] [--min SET=PERCENT ...]
+// --sets: replay only the problems of these sets (random, suite, named): a sweep of older
+// kernels still judges the choices whose kernels have not changed since.
 // --min: exit 1 when the choice made now reaches less than PERCENT of cuBLAS (geometric mean)
-// on set SET (random, suite or named), or when a problem's choice was never swept: a guard
-// against a change of the model that makes its choices worse on measured data.
+// on set SET, or when a problem's choice was never swept: a guard against a change of the
+// model that makes its choices worse on measured data.
 // Host code only; CUDA language so that the header's runtime, which it replays, compiles.
 #include <cerrno>
 #include <cmath>
@@ -15,7 +17,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -101,16 +105,22 @@ double geometric_mean(const std::vector<double> &v) {
 
 int main(int argc, char **argv) {
   const auto usage = [] {
-    std::fprintf(stderr, "usage: replay_sweep SWEEP.csv [--quiet] [--min SET=PERCENT ...]\n");
+    std::fprintf(stderr, "usage: replay_sweep SWEEP.csv [--quiet] [--sets SET,SET...] [--min SET=PERCENT ...]\n");
     return 2;
   };
   if (argc < 2) return usage();
   bool quiet = false;
   std::map<std::string, double> minimum;  // percent of cuBLAS, by set
+  std::set<std::string> only;              // --sets; empty: every set
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--quiet") {
       quiet = true;
+    } else if (arg == "--sets" && i + 1 < argc) {
+      for (const std::string &set : split_csv(argv[++i])) {
+        if (set != "random" && set != "suite" && set != "named") return usage();
+        only.insert(set);
+      }
     } else if (arg == "--min" && i + 1 < argc) {
       const std::string v = argv[++i];
       const std::size_t eq = v.find('=');
@@ -178,7 +188,10 @@ int main(int argc, char **argv) {
     if (c.entry < 0 || c.entry >= static_cast<int>(entries.size())) fail(where + ": no such entry");
     p.choices.push_back(c);
   }
-  if (entries.empty() || problems.empty()) fail(std::string(argv[1]) + " holds no entries or no choices");
+  for (auto it = problems.begin(); it != problems.end();)
+    it = only.empty() || only.count(it->second.set) ? std::next(it) : problems.erase(it);
+  if (entries.empty() || problems.empty())
+    fail(std::string(argv[1]) + " holds no entries or no choices" + (only.empty() ? "" : " of the sets asked for"));
 
   std::map<std::string, std::vector<double>> chosen_ratio, oracle_ratio;
   int agree = 0, unswept = 0;
