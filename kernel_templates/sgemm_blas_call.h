@@ -102,11 +102,13 @@ inline bool fast_kernel_layout(const RowMajorGemm &g) {
   return !g.trans_a && !g.trans_b && !g.trans_c && rows_aligned16(g);
 }
 
+// Whether the edge kernel reads A and B with 16-byte accesses (else 4-byte ones, slower).
+inline bool wide_edge_operands(const RowMajorGemm &g) { return a_rows_aligned16(g) && b_rows_aligned16(g); }
+
 // The edge kernels' `operands` for the product (kOperand* in sgemm_tile_rules.h).
 inline int edge_operands(const RowMajorGemm &g) {
   return (g.trans_a ? kOperandTransA : 0) | (g.trans_b ? kOperandTransB : 0) | (g.trans_c ? kOperandTransC : 0) |
-         (rows_aligned16(g) ? 0 : kOperandScalar) |
-         (a_rows_aligned16(g) && b_rows_aligned16(g) ? 0 : kOperandNarrowAB);
+         (rows_aligned16(g) ? 0 : kOperandScalar) | (wide_edge_operands(g) ? 0 : kOperandNarrowAB);
 }
 
 // Whether the edge kernel can run the product as it lies: B untransposed, A either way (a
@@ -114,9 +116,6 @@ inline int edge_operands(const RowMajorGemm &g) {
 // rows aligned or not (A and B unaligned take its narrow bodies; C's epilogue handles an
 // unaligned or transposed C).
 inline bool plain_edge_operands(const RowMajorGemm &g) { return !g.trans_b; }
-
-// Whether the edge kernel reads A and B with 16-byte accesses (else 4-byte ones, slower).
-inline bool wide_edge_operands(const RowMajorGemm &g) { return a_rows_aligned16(g) && b_rows_aligned16(g); }
 
 // The same product transposed: C^T = op(B)^T op(A)^T, B's memory the left operand and A's
 // the right, each read the other way, C written the other way.
@@ -159,9 +158,14 @@ inline PackPlan pack_plan(const RowMajorGemm &g) {
   return p;
 }
 
-// The floats packing copies: what the transposing copy and the traffic cost.
-inline long long packed_floats(const RowMajorGemm &g, const PackPlan &p) {
-  return (p.a ? static_cast<long long>(g.M) * g.K : 0) + (p.b ? static_cast<long long>(g.K) * g.N : 0);
+// The floats packing copies, per operand (0: not packed): what each copy's launch and
+// traffic cost.
+struct PackedFloats {
+  long long a, b;
+  long long total() const { return a + b; }
+};
+inline PackedFloats packed_floats(const RowMajorGemm &g, const PackPlan &p) {
+  return PackedFloats{p.a ? static_cast<long long>(g.M) * g.K : 0, p.b ? static_cast<long long>(g.K) * g.N : 0};
 }
 
 // The product as it is packed for the edge kernel of tile t: edge_product's, or, where that
@@ -173,7 +177,7 @@ inline RowMajorGemm pack_form(const RowMajorGemm &product, const SgemmTile &t) {
   const RowMajorGemm g = edge_product(product).g;
   if (g.trans_a || !g.trans_b) return g;
   const RowMajorGemm turned = transposed_product(g);
-  if (packed_floats(turned, pack_plan(turned)) < packed_floats(g, pack_plan(g)) &&
+  if (packed_floats(turned, pack_plan(turned)).total() < packed_floats(g, pack_plan(g)).total() &&
       shape_fits_tile_edges(t, turned.M, turned.N, turned.K))
     return turned;
   return g;

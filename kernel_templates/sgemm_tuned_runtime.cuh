@@ -160,11 +160,11 @@ inline bool needs_any_kernel(const RowMajorGemm &g) {
   return !sgemm_tune_kernels::plain_edge_operands(sgemm_tune_kernels::edge_product(g).g);
 }
 
-// Whether packing would change how the edge kernel reads the product: a transposed B, or
-// rows of A or B that are not 16-byte aligned.
+// Whether packing would change how the edge kernel reads the product (a transposed B, or
+// rows of A or B that are not 16-byte aligned): whether pack_plan copies anything.
 inline bool packable(const RowMajorGemm &g) {
-  const RowMajorGemm &e = sgemm_tune_kernels::edge_product(g).g;
-  return e.trans_b || !sgemm_tune_kernels::wide_edge_operands(e);
+  const sgemm_tune_kernels::PackPlan p = sgemm_tune_kernels::pack_plan(sgemm_tune_kernels::edge_product(g).g);
+  return p.a || p.b;
 }
 
 // rows x cols of op(src) (rows of src ld floats apart, read transposed where `trans`) into
@@ -426,15 +426,11 @@ inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const Sgem
   // kernel of any operands for a transposed B.
   const bool any = needs_any_kernel(product);
   const KernelKind as_they_lie = any ? KernelKind::any : KernelKind::edges;
-  if (!packable(product)) return as_they_lie;
-  if (packing == Packing::never || !can_pack) return as_they_lie;
+  if (!packable(product) || packing == Packing::never || !can_pack) return as_they_lie;
   if (packing == Packing::always) return KernelKind::packed;
   const RowMajorGemm g = sgemm_tune_kernels::pack_form(product, t);
-  const sgemm_tune_kernels::PackPlan p = sgemm_tune_kernels::pack_plan(g);
-  return sgemm_tune_kernels::pack_is_faster(s.predicted_ps, any, p.a ? static_cast<long long>(g.M) * g.K : 0,
-                                            p.b ? static_cast<long long>(g.K) * g.N : 0)
-             ? KernelKind::packed
-             : as_they_lie;
+  const sgemm_tune_kernels::PackedFloats f = sgemm_tune_kernels::packed_floats(g, sgemm_tune_kernels::pack_plan(g));
+  return sgemm_tune_kernels::pack_is_faster(s.predicted_ps, any, f.a, f.b) ? KernelKind::packed : as_they_lie;
 }
 
 // The selection for `product` among `n` entries on a GPU of `sms` SMs (select_kernel on the

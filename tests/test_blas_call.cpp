@@ -335,14 +335,14 @@ TEST(BlasCall, PackingTransposesTheSmallerOperandOfABTransposed) {
   const PackPlan p = pack_plan(turned);
   EXPECT_FALSE(p.a);
   EXPECT_TRUE(p.b);
-  EXPECT_EQ(packed_floats(turned, p), 8 * 64);
+  EXPECT_EQ(packed_floats(turned, p).total(), 8 * 64);
   // B the smaller: as it is, B packed.
   const RowMajorGemm tall = to_row_major(Layout::RowMajor, Op::NoTrans, Op::Trans, 200, 8, 64, 1.0f, A, 64, B, 64, 0.0f,
                                          C, 8);
   const RowMajorGemm kept = pack_form(tall, t);
   EXPECT_EQ(kept.M, 200);
   EXPECT_FALSE(kept.trans_c);
-  EXPECT_EQ(packed_floats(kept, pack_plan(kept)), 8 * 64);
+  EXPECT_EQ(packed_floats(kept, pack_plan(kept)).total(), 8 * 64);
   // Neither transposed, or A transposed: edge_product's form.
   EXPECT_FALSE(pack_form(to_row_major(Layout::RowMajor, Op::Trans, Op::NoTrans, 8, 200, 64, 1.0f, A, 8, B, 200, 0.0f,
                                       C, 200),
