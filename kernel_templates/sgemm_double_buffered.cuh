@@ -289,6 +289,9 @@ enum : int {
                           // copied as it lies, with no transposing store
   kPlainEdgesNarrow = 4,  // kPlainEdges and kTransposedAEdges for rows of A or B that are not
   kTransposedAEdgesNarrow = 5,  // 16-byte aligned: every access to A and B 4 bytes wide
+  kWholeTilesTransposedA = 6,   // sgemm_double_buffered_transposed_a: kWholeTiles for A stored
+                                // K x M, copied as it lies (cp.async, no registers, no
+                                // transposing store)
 };
 
 // The body of the three kernels. With kEdges (every body but kWholeTiles): any shape,
@@ -307,7 +310,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   constexpr SgemmTile kTile{SGEMM_TUNE_TILE_ARGS};
   static_assert(check_tile(kTile) == TileRule::ok,
                 "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
-  constexpr bool kEdges = kBody != kWholeTiles;
+  constexpr bool kEdges = kBody != kWholeTiles && kBody != kWholeTilesTransposedA;
   constexpr bool kAny = kBody == kAnyOperands;
   constexpr int NUM_THREADS = tile_threads(kTile);
   constexpr int A_SKEW = tile_a_group_skew(kTile);
@@ -338,7 +341,8 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // body fixes A's orientation and A's and B's access width; the unaligned bit, set when
   // any of A, B and C is off alignment, narrows its C accesses (the narrow bodies' C too,
   // aligned or not: one bit serves both kernels).
-  constexpr bool kBodyTransA = kBody == kTransposedAEdges || kBody == kTransposedAEdgesNarrow;
+  constexpr bool kBodyTransA =
+      kBody == kTransposedAEdges || kBody == kTransposedAEdgesNarrow || kBody == kWholeTilesTransposedA;
   constexpr bool kBodyNarrow = kBody == kPlainEdgesNarrow || kBody == kTransposedAEdgesNarrow;
   const bool transA = kBodyTransA || (kAny && (operands & kOperandTransA));
   const bool transB = kAny && (operands & kOperandTransB);
@@ -405,6 +409,21 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
           for (int pass = 0; pass < A_PASSES; ++pass)
             aFrag[pass] = detail::load4_guarded(A, lda, tileRow * BM + innerRowA + pass * ROW_STRIDE_A,
                                                 (kBegin + tile) * BK + innerColA * 4, M, K, vec);
+        }
+        return;
+      }
+      if constexpr (kBodyTransA) {
+        // Rows k of the K x M tile, BM / 4 float4s each, consecutive threads along M.
+        const float *src = A + static_cast<long long>(kBegin + tile) * BK * lda + tileRow * BM;
+        constexpr bool kWholeRows = NUM_THREADS % (BM / 4) == 0;
+#pragma unroll
+        for (int pass = 0; pass < A_PASSES; ++pass) {
+          const int f = threadIdx.x + pass * NUM_THREADS;
+          const int k = kWholeRows ? static_cast<int>(threadIdx.x / (BM / 4)) + pass * (NUM_THREADS / (BM / 4))
+                                   : f / (BM / 4);
+          const int m = kWholeRows ? static_cast<int>(threadIdx.x % (BM / 4)) * 4 : (f % (BM / 4)) * 4;
+          detail::cp_async16(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)],
+                             &src[static_cast<long long>(k) * lda + m]);
         }
         return;
       }
@@ -659,6 +678,17 @@ __global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
 sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
                       const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc) {
   detail::sgemm_tiles<detail::kWholeTiles, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, 0);
+}
+
+// sgemm_double_buffered for A stored transposed (K x M, rows lda >= M floats apart): C =
+// alpha A^T B + beta C in the row-major terms above, the product a row-major TN call asks
+// for. Both operands are copies then: no A goes through registers.
+template <SGEMM_TUNE_TILE_PARAMS>
+__global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
+sgemm_double_buffered_transposed_a(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
+                                   const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc) {
+  detail::sgemm_tiles<detail::kWholeTilesTransposedA, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C,
+                                                                            ldc, 0);
 }
 
 template <SGEMM_TUNE_TILE_PARAMS>
