@@ -349,6 +349,14 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   const bool transC = kEdges && (operands & kOperandTransC);
   const bool vec = kAny ? !(operands & kOperandScalar) : !kBodyNarrow;
   const bool vecC = !kEdges || !(operands & kOperandScalar);
+  // The wide edge bodies copy a stage that lies wholly inside M x K and K x N, and store a
+  // tile inside M x N, as the fast kernel does: unguarded, addresses from the tile's base.
+  // Only the blocks on the last row or column of tiles and the stage holding K's remainder
+  // take the guarded code, so a shape that is not whole tiles runs its interior at the
+  // fast kernel's speed (the guarded copies everywhere cost the edge kernel 10-18% at
+  // whole 64 x 128 tiles: bench/NOTES.md). The choice is uniform over the block, once per
+  // stage, outside the K steps' FFMAs.
+  constexpr bool kFastInterior = kEdges && !kAny && !kBodyNarrow;
   if (kEdges && (operands & kOperandScalePass)) {
     detail::scale_tile<BM, BN, NUM_THREADS>(M, N, beta, C, ldc, transC);
     return;
@@ -382,6 +390,9 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     const float *aTile = A + static_cast<long long>(tileRow) * BM * lda + kBegin * BK;
     const float *bTile = B + static_cast<long long>(kBegin) * BK * ldb + tileCol * BN;
     const int numTiles = kEnd - kBegin;
+    // Whether stage `tile` of this tile's K range needs no guard (kFastInterior).
+    const bool insideMN = (tileRow + 1) * BM <= M && (tileCol + 1) * BN <= N;
+    auto unguarded = [&](int tile) { return kFastInterior && insideMN && (kBegin + tile + 1) * BK <= K; };
 #pragma unroll
     for (int i = 0; i < WMITER * TM * WNITER * TN; ++i) threadResults[i] = 0.0f;
 
@@ -389,7 +400,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     // that the compute of one tile covers the global latency of the next. A transposed A
     // (stored K x M) already lies as the stage wants it: a copy, like B's, into `stage`.
     auto loadA = [&](int tile, int stage) {
-      if constexpr (kEdges) {
+      if (kEdges && !unguarded(tile)) {
         if (transA) {
           // Float4 f of the stage's BK rows of BM / 4: consecutive threads along M. Where
           // the threads cover whole rows, the edge kernel's body for a transposed A walks
@@ -414,7 +425,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
       }
       if constexpr (kBodyTransA) {
         // Rows k of the K x M tile, BM / 4 float4s each, consecutive threads along M.
-        const float *src = A + static_cast<long long>(kBegin + tile) * BK * lda + tileRow * BM;
+        const float *src = A + (static_cast<long long>(kBegin + tile) * BK) * lda + tileRow * BM;
         constexpr bool kWholeRows = NUM_THREADS % (BM / 4) == 0;
 #pragma unroll
         for (int pass = 0; pass < A_PASSES; ++pass) {
@@ -451,15 +462,19 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
       const float *src = bTile + static_cast<long long>(tile) * BK * ldb;
       const int dst = B_BASE + stage * B_STAGE;
       if (transB) return;  // storeB reads it
+      if (kEdges && !unguarded(tile)) {
+        // Past K or N: zeros, read from nowhere.
+#pragma unroll
+        for (int pass = 0; pass < B_PASSES; ++pass) {
+          const int row = innerRowB + pass * ROW_STRIDE_B;
+          detail::cp_async4x_guarded(&sgemm_smem[dst + row * BN + innerColB * 4], B, ldb, (kBegin + tile) * BK + row,
+                                     tileCol * BN + innerColB * 4, K, N, vec);
+        }
+        return;
+      }
 #pragma unroll
       for (int pass = 0; pass < B_PASSES; ++pass) {
         const int row = innerRowB + pass * ROW_STRIDE_B;
-        if constexpr (kEdges) {
-          // Past K or N: zeros, read from nowhere.
-          detail::cp_async4x_guarded(&sgemm_smem[dst + row * BN + innerColB * 4], B, ldb, (kBegin + tile) * BK + row,
-                                     tileCol * BN + innerColB * 4, K, N, vec);
-          continue;
-        }
         detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * ldb + innerColB * 4]);
       }
     };
@@ -574,6 +589,9 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
                    place.warpCol * WN;
     // BLAS semantics: with beta == 0, C is output only and is never read (it may hold NaN).
     const bool readC = beta != 0.0f;
+    // A tile inside M x N, C plain and aligned: stored as the fast kernel stores it.
+    const bool guardC = kEdges && !(kFastInterior && (tileRow + 1) * BM <= M && (tileCol + 1) * BN <= N && !transC &&
+                                    vecC);
     if constexpr (kEdges && !kAny && TM % 4 == 0) {
       // C stored transposed: the product's element (row, col) at C[col * ldc + row], so a
       // thread's TM rows of one column lie next to each other. Stored four rows at a time,
@@ -617,13 +635,13 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
             const int acc = (wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n;
             float4 out = make_float4(alpha * threadResults[acc + 0], alpha * threadResults[acc + 1],
                                      alpha * threadResults[acc + 2], alpha * threadResults[acc + 3]);
-            if constexpr (kEdges) {
+            if (guardC) {
               const int row = tileRow * BM + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + m;
               const int col = tileCol * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + n;
               detail::store4_guarded(C, ldc, row, col, M, N, out, beta, readC, vecC, accumulate, transC);
               continue;
             }
-            if (kStreamK && accumulate) {
+            if ((kStreamK || kEdges) && accumulate) {
               detail::atomic_add4(cPtr, out);
               continue;
             }

@@ -14,6 +14,7 @@
 # for the base's, whose fingerprint differs; NVRTC and nvcc allocate registers differently,
 # so mixing the two would compare compilers as well as versions.
 # Writes $OUT/paired-{base,new}-seed*-round*.txt and prints each set's geometric mean per run.
+# Odd rounds run the base first, even rounds the new version.
 set -uo pipefail
 : "${OUT:?set OUT to the folder for logs}"
 : "${BASE:?set BASE to the source tree to compare against}"
@@ -48,7 +49,11 @@ build new kernel_templates . || { echo "this version did not build"; exit 1; }
 rc=0
 for round in $(seq 1 "$ROUNDS"); do
   for seed in $SEEDS; do
-    for version in base new; do
+    # Odd rounds run the base first, even rounds the new version: a drift of clock or
+    # temperature within a round then falls on each version first as often as second.
+    order="base new"
+    [[ $((round % 2)) -eq 0 ]] && order="new base"
+    for version in $order; do
       log=$OUT/paired-$version-seed$seed-round$round.txt
       "$work/$version/build/bench_shapes" --seed "$seed" --count "$COUNT" >"$log" 2>&1 || rc=1
       echo "round $round seed $seed $version: $(grep '^geometric mean' "$log")"
@@ -72,4 +77,36 @@ for group in ("random", "suite", "named"):
 PY
   done
 done
+# Over every round and seed: each set's geometric mean, and each suite and named problem's
+# ratio per round, so that "no suite shape slower" can be read off.
+python3 - "$OUT" <<'PY'
+import glob, math, os, re, sys
+def rows(path):
+    out = {}
+    for line in open(path):
+        w = line.split()
+        if len(w) >= 19 and w[0].isdigit() and w[16] == "ok":
+            out[int(w[0])] = (w[1], "%s %s %sx%sx%s" % (w[2], w[3], w[4], w[5], w[6]), float(w[11]))
+    return out
+ratios = {}
+for base_log in sorted(glob.glob(os.path.join(sys.argv[1], "paired-base-seed*-round*.txt"))):
+    new_log = base_log.replace("paired-base-", "paired-new-")
+    if not os.path.exists(new_log):
+        continue
+    seed = re.search(r"seed(\d+)", base_log).group(1)
+    base, new = rows(base_log), rows(new_log)
+    for k in base:
+        if k in new:
+            group, label = base[k][0], base[k][1]
+            key = (group, label if group != "random" else "seed%s#%d" % (seed, k))
+            ratios.setdefault(key, []).append(base[k][2] / new[k][2])
+print("all rounds: base time / new time")
+for group in ("random", "suite", "named"):
+    r = [x for (g, _), v in ratios.items() if g == group for x in v]
+    if r:
+        print("  %s: geometric mean %.3f over %d timings" % (group, math.exp(sum(map(math.log, r)) / len(r)), len(r)))
+for (group, label), v in sorted(ratios.items()):
+    if group != "random":
+        print("  %-6s %-22s %s" % (group, label, " ".join("%.3f" % x for x in v)))
+PY
 exit "$rc"
