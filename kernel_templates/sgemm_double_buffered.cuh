@@ -20,7 +20,9 @@
 // detail::sgemm_tiles, whose edge code is compiled out of sgemm_double_buffered, so that
 // kernel compiles to what it did before the edge code existed) with M, N and K remainders
 // read as zeros (copies with a source size, guarded loads) and C written only inside M x N,
-// for operands as the fast kernel reads them. sgemm_double_buffered_any is the same for any
+// for operands as the fast kernel reads them. Its wide bodies take the guarded code only
+// where a stage or a tile reaches past the operands: interior tiles copy and store as the
+// fast kernel does. sgemm_double_buffered_any is the same for any
 // operands: its last argument, `operands` (kOperand* in sgemm_tile_rules.h), says how A, B
 // and C lie: transposed or not (a transposed A is copied as it lies, with no transposing
 // store; a transposed B goes through registers and is stored across; C may be written
@@ -289,9 +291,6 @@ enum : int {
                           // copied as it lies, with no transposing store
   kPlainEdgesNarrow = 4,  // kPlainEdges and kTransposedAEdges for rows of A or B that are not
   kTransposedAEdgesNarrow = 5,  // 16-byte aligned: every access to A and B 4 bytes wide
-  kWholeTilesTransposedA = 6,   // sgemm_double_buffered_transposed_a: kWholeTiles for A stored
-                                // K x M, copied as it lies (cp.async, no registers, no
-                                // transposing store)
 };
 
 // The body of the three kernels. With kEdges (every body but kWholeTiles): any shape,
@@ -310,7 +309,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   constexpr SgemmTile kTile{SGEMM_TUNE_TILE_ARGS};
   static_assert(check_tile(kTile) == TileRule::ok,
                 "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
-  constexpr bool kEdges = kBody != kWholeTiles && kBody != kWholeTilesTransposedA;
+  constexpr bool kEdges = kBody != kWholeTiles;
   constexpr bool kAny = kBody == kAnyOperands;
   constexpr int NUM_THREADS = tile_threads(kTile);
   constexpr int A_SKEW = tile_a_group_skew(kTile);
@@ -341,8 +340,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // body fixes A's orientation and A's and B's access width; the unaligned bit, set when
   // any of A, B and C is off alignment, narrows its C accesses (the narrow bodies' C too,
   // aligned or not: one bit serves both kernels).
-  constexpr bool kBodyTransA =
-      kBody == kTransposedAEdges || kBody == kTransposedAEdgesNarrow || kBody == kWholeTilesTransposedA;
+  constexpr bool kBodyTransA = kBody == kTransposedAEdges || kBody == kTransposedAEdgesNarrow;
   constexpr bool kBodyNarrow = kBody == kPlainEdgesNarrow || kBody == kTransposedAEdgesNarrow;
   const bool transA = kBodyTransA || (kAny && (operands & kOperandTransA));
   const bool transB = kAny && (operands & kOperandTransB);
@@ -424,7 +422,8 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
         return;
       }
       if constexpr (kBodyTransA) {
-        // Rows k of the K x M tile, BM / 4 float4s each, consecutive threads along M.
+        // A stage inside a transposed A (kTransposedAEdges): rows k of the K x M tile, BM / 4
+        // float4s each, consecutive threads along M.
         const float *src = A + (static_cast<long long>(kBegin + tile) * BK) * lda + tileRow * BM;
         constexpr bool kWholeRows = NUM_THREADS % (BM / 4) == 0;
 #pragma unroll
@@ -696,17 +695,6 @@ __global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
 sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
                       const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc) {
   detail::sgemm_tiles<detail::kWholeTiles, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, 0);
-}
-
-// sgemm_double_buffered for A stored transposed (K x M, rows lda >= M floats apart): C =
-// alpha A^T B + beta C in the row-major terms above, the product a row-major TN call asks
-// for. Both operands are copies then: no A goes through registers.
-template <SGEMM_TUNE_TILE_PARAMS>
-__global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
-sgemm_double_buffered_transposed_a(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
-                                   const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc) {
-  detail::sgemm_tiles<detail::kWholeTilesTransposedA, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C,
-                                                                            ldc, 0);
 }
 
 template <SGEMM_TUNE_TILE_PARAMS>
