@@ -8,8 +8,16 @@
 //   TN   sgemm_double_buffered_transposed_a on At (K x M), the same product
 //   edge sgemm_double_buffered_edges, plain A and transposed A, for scale
 // plus cuBLAS on both layouts and the time of transposing A (M x K -> K x M). Every result
-// is compared with cuBLAS's. Built with nvcc (see README.md), so registers are nvcc's.
+// is compared with cuBLAS's. Built with nvcc, so registers are nvcc's, against the template
+// with k_major_a.patch applied (it adds sgemm_double_buffered_transposed_a):
+//   bench/experiments/make_variant.sh k_major_a 681869b
+//   cp kernel_templates/sgemm_launch.h .device/variants/k_major_a/   # one copy of the rules
+//   nvcc -O3 -std=c++17 -arch=sm_90 -I.device/variants/k_major_a \
+//     bench/experiments/k_major_a/k_major_a.cu -lcublas -o .device/k_major_a
 //   k_major_a [M N K] [rounds]
+// Outcome (bench/NOTES.md, bench/results/2026-12-01-h200-interior-tiles): at 4096^3 the
+// K-major A is 0.5% faster at the best tile (-7% to +3% over ten), less than the 2% that
+// transposing A first costs.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
