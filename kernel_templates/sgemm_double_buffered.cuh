@@ -354,7 +354,10 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // fast kernel's speed (the guarded copies everywhere cost the edge kernel 10-18% at
   // whole 64 x 128 tiles: bench/NOTES.md). The choice is uniform over the block, once per
   // stage, outside the K steps' FFMAs.
-  constexpr bool kFastInterior = kEdges && !kAny && !kBodyNarrow;
+  // The fast kernel's code keeps a row index times a leading dimension in an int
+  // (leading_dimensions_fit_tile); the edge kernel takes any leading dimension, so larger
+  // ones keep the guarded code, whose offsets are 64-bit, everywhere.
+  const bool fastInterior = kEdges && !kAny && !kBodyNarrow && leading_dimensions_fit_tile(kTile, lda, ldb, ldc);
   if (kEdges && (operands & kOperandScalePass)) {
     detail::scale_tile<BM, BN, NUM_THREADS>(M, N, beta, C, ldc, transC);
     return;
@@ -388,9 +391,9 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     const float *aTile = A + static_cast<long long>(tileRow) * BM * lda + kBegin * BK;
     const float *bTile = B + static_cast<long long>(kBegin) * BK * ldb + tileCol * BN;
     const int numTiles = kEnd - kBegin;
-    // Whether stage `tile` of this tile's K range needs no guard (kFastInterior).
+    // Whether stage `tile` of this tile's K range needs no guard (fastInterior).
     const bool insideMN = (tileRow + 1) * BM <= M && (tileCol + 1) * BN <= N;
-    auto unguarded = [&](int tile) { return kFastInterior && insideMN && (kBegin + tile + 1) * BK <= K; };
+    auto unguarded = [&](int tile) { return fastInterior && insideMN && (kBegin + tile + 1) * BK <= K; };
 #pragma unroll
     for (int i = 0; i < WMITER * TM * WNITER * TN; ++i) threadResults[i] = 0.0f;
 
@@ -589,7 +592,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     // BLAS semantics: with beta == 0, C is output only and is never read (it may hold NaN).
     const bool readC = beta != 0.0f;
     // A tile inside M x N, C plain and aligned: stored as the fast kernel stores it.
-    const bool guardC = kEdges && !(kFastInterior && (tileRow + 1) * BM <= M && (tileCol + 1) * BN <= N && !transC &&
+    const bool guardC = kEdges && !(fastInterior && (tileRow + 1) * BM <= M && (tileCol + 1) * BN <= N && !transC &&
                                     vecC);
     if constexpr (kEdges && !kAny && TM % 4 == 0) {
       // C stored transposed: the product's element (row, col) at C[col * ldc + row], so a

@@ -58,12 +58,15 @@ struct Selection {
 
 namespace detail {
 
-// The model's constants, from the H200 (bench/results/2026-12-01-h200-selection-sweep): a
-// launch with its ramp up and down; a block's prologue and epilogue, in K slices; the rate
-// at which C is scaled and split parts are added atomically, in bytes per picosecond (TB/s).
+// The model's constants, from the H200 (bench/results/2026-12-01-h200-selection-sweep; the
+// block overhead and the split rate refitted on the sweep of
+// bench/results/2026-12-01-h200-interior-tiles, whose edge kernel runs interior tiles
+// unguarded): a launch with its ramp up and down; a block's prologue and epilogue, in K
+// slices; the rate at which C is scaled and split parts are added atomically, in bytes per
+// picosecond (TB/s).
 constexpr double kLaunchPs = 4.0e6;
-constexpr double kBlockOverheadSlices = 1.0;
-constexpr double kSplitBytesPerPs = 4.0;
+constexpr double kBlockOverheadSlices = 3.0;
+constexpr double kSplitBytesPerPs = 2.0;
 // An SM's issue rate with one or two warps for each of its four schedulers, against three
 // or more: with one warp the latency of shared-memory loads shows.
 constexpr double kOneWarpPerSchedulerRate = 0.6;
