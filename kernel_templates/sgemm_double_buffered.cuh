@@ -20,9 +20,10 @@
 // detail::sgemm_tiles, whose edge code is compiled out of sgemm_double_buffered, so that
 // kernel compiles to what it did before the edge code existed) with M, N and K remainders
 // read as zeros (copies with a source size, guarded loads) and C written only inside M x N,
-// for operands as the fast kernel reads them. Its wide bodies take the guarded code only
-// where a stage or a tile reaches past the operands: interior tiles copy and store as the
-// fast kernel does. sgemm_double_buffered_any is the same for any
+// for operands as the fast kernel reads them. Its wide bodies copy interior stages and
+// store interior tiles as the fast kernel does, and take the guarded code only where a
+// stage or a tile reaches past the operands (and for a transposed or unaligned C, or a
+// leading dimension past the fast kernel's int offsets). sgemm_double_buffered_any is the same for any
 // operands: its last argument, `operands` (kOperand* in sgemm_tile_rules.h), says how A, B
 // and C lie: transposed or not (a transposed A is copied as it lies, with no transposing
 // store; a transposed B goes through registers and is stored across; C may be written
@@ -301,7 +302,9 @@ enum : int {
 // bench/NOTES.md), so the edge kernel holds four bodies, kPlainEdges, kTransposedAEdges
 // and their Narrow twins, each compiled for one orientation of A and one width of access,
 // chosen once per block, and reads only C's bits of `operands` besides. Every kEdges
-// branch is a compile-time one, so the fast kernel has none of the edge code.
+// branch folds to a constant in the fast kernel (kEdges is compile-time), so the fast
+// kernel has none of the edge code; in the edge kernel some are run-time choices (guarded
+// or unguarded copies and stores, below).
 template <int kBody, SGEMM_TUNE_TILE_PARAMS>
 __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
                                             const float *__restrict__ B, int ldb, float beta, float *__restrict__ C,
@@ -349,11 +352,13 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   const bool vecC = !kEdges || !(operands & kOperandScalar);
   // The wide edge bodies copy a stage that lies wholly inside M x K and K x N, and store a
   // tile inside M x N, as the fast kernel does: unguarded, addresses from the tile's base.
-  // Only the blocks on the last row or column of tiles and the stage holding K's remainder
-  // take the guarded code, so a shape that is not whole tiles runs its interior at the
-  // fast kernel's speed (the guarded copies everywhere cost the edge kernel 10-18% at
-  // whole 64 x 128 tiles: bench/NOTES.md). The choice is uniform over the block, once per
-  // stage, outside the K steps' FFMAs.
+  // Only the blocks whose tile crosses M or N and the stage holding K's remainder take the
+  // guarded copies, so a shape that is not whole tiles runs its interior at the fast
+  // kernel's speed (the guarded copies everywhere cost the edge kernel 10-18% at whole
+  // 64 x 128 tiles: bench/NOTES.md). Every tile's stores are guarded where C is transposed
+  // or not 16-byte aligned, and everything is where a leading dimension is too large
+  // (below). The choice is uniform over the block, once per stage, outside the K steps'
+  // FFMAs.
   // The fast kernel's code keeps a row index times a leading dimension in an int
   // (leading_dimensions_fit_tile); the edge kernel takes any leading dimension, so larger
   // ones keep the guarded code, whose offsets are 64-bit, everywhere.
@@ -591,7 +596,8 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
                    place.warpCol * WN;
     // BLAS semantics: with beta == 0, C is output only and is never read (it may hold NaN).
     const bool readC = beta != 0.0f;
-    // A tile inside M x N, C plain and aligned: stored as the fast kernel stores it.
+    // A tile inside M x N, C plain and aligned, leading dimensions within the int offsets:
+    // stored as the fast kernel stores it (a split of K adding its part with atomic_add4).
     const bool guardC = kEdges && !(fastInterior && (tileRow + 1) * BM <= M && (tileCol + 1) * BN <= N && !transC &&
                                     vecC);
     if constexpr (kEdges && !kAny && TM % 4 == 0) {

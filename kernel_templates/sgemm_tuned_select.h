@@ -19,7 +19,8 @@
 // K slice that the tile was measured at when it ran full waves (the shape of most work it
 // was timed at in its tuning). Its constants were fitted against the measured time of
 // every choice for 59 problems in two tunings on the H200 (tools/replay_sweep;
-// bench/results/2026-12-01-h200-selection-sweep).
+// bench/results/2026-12-01-h200-selection-sweep), the block overhead and the split rate
+// again on a sweep of the kernels as they stand (bench/results/2026-12-01-h200-interior-tiles).
 #pragma once
 
 #include "sgemm_tile_rules.h"
@@ -71,7 +72,8 @@ constexpr double kSplitBytesPerPs = 2.0;
 // or more: with one warp the latency of shared-memory loads shows.
 constexpr double kOneWarpPerSchedulerRate = 0.6;
 constexpr double kTwoWarpsPerSchedulerRate = 1.0;
-// The fast kernel has no guards: at the same predicted time it wins.
+// The fast kernel has no guards and may use stream-K: at the same predicted time it wins
+// (not refitted since the edge kernel's interior tiles run unguarded too).
 constexpr double kFastKernelAdvantage = 0.97;
 // The kernel of any operands against the edge kernel at the same tile, as the choice between
 // it and packing the operands sees it (fitted with the constants above; measured, the kernel
