@@ -402,22 +402,26 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 #pragma unroll
     for (int i = 0; i < WMITER * TM * WNITER * TN; ++i) threadResults[i] = 0.0f;
 
+    // Where a thread's float4 `pass` of a stage of a transposed A (stored K x M) lies: float4
+    // f of the stage's BK rows of BM / 4, consecutive threads along M. Where the threads
+    // cover whole rows, the edge kernel's body for a transposed A walks them as rows one
+    // stride apart (fewer registers than dividing each pass's f).
+    auto transposedAPlace = [&](int pass, int &k, int &m) {
+      constexpr bool kWholeRows = kBodyTransA && NUM_THREADS % (BM / 4) == 0;
+      const int f = threadIdx.x + pass * NUM_THREADS;
+      k = kWholeRows ? static_cast<int>(threadIdx.x / (BM / 4)) + pass * (NUM_THREADS / (BM / 4)) : f / (BM / 4);
+      m = kWholeRows ? static_cast<int>(threadIdx.x % (BM / 4)) * 4 : (f % (BM / 4)) * 4;
+    };
     // A goes global -> registers -> shared (transposed); the two halves are kept apart so
     // that the compute of one tile covers the global latency of the next. A transposed A
-    // (stored K x M) already lies as the stage wants it: a copy, like B's, into `stage`.
+    // already lies as the stage wants it: a copy, like B's, into `stage`.
     auto loadA = [&](int tile, int stage) {
       if (kEdges && !unguarded(tile)) {
         if (transA) {
-          // Float4 f of the stage's BK rows of BM / 4: consecutive threads along M. Where
-          // the threads cover whole rows, the edge kernel's body for a transposed A walks
-          // them as rows one stride apart (fewer registers than dividing each pass's f).
-          constexpr bool kWholeRows = kBodyTransA && NUM_THREADS % (BM / 4) == 0;
 #pragma unroll
           for (int pass = 0; pass < A_PASSES; ++pass) {
-            const int f = threadIdx.x + pass * NUM_THREADS;
-            const int k = kWholeRows ? static_cast<int>(threadIdx.x / (BM / 4)) + pass * (NUM_THREADS / (BM / 4))
-                                     : f / (BM / 4);
-            const int m = kWholeRows ? static_cast<int>(threadIdx.x % (BM / 4)) * 4 : (f % (BM / 4)) * 4;
+            int k, m;
+            transposedAPlace(pass, k, m);
             detail::cp_async4x_guarded(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)], A, lda,
                                        (kBegin + tile) * BK + k, tileRow * BM + m, K, M, vec);
           }
@@ -430,16 +434,13 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
         return;
       }
       if constexpr (kBodyTransA) {
-        // A stage inside a transposed A (kTransposedAEdges): rows k of the K x M tile, BM / 4
-        // float4s each, consecutive threads along M.
+        // A stage inside a transposed A (kTransposedAEdges): the K x M tile's rows of BM / 4
+        // float4s, from the stage's first row.
         const float *src = A + (static_cast<long long>(kBegin + tile) * BK) * lda + tileRow * BM;
-        constexpr bool kWholeRows = NUM_THREADS % (BM / 4) == 0;
 #pragma unroll
         for (int pass = 0; pass < A_PASSES; ++pass) {
-          const int f = threadIdx.x + pass * NUM_THREADS;
-          const int k = kWholeRows ? static_cast<int>(threadIdx.x / (BM / 4)) + pass * (NUM_THREADS / (BM / 4))
-                                   : f / (BM / 4);
-          const int m = kWholeRows ? static_cast<int>(threadIdx.x % (BM / 4)) * 4 : (f % (BM / 4)) * 4;
+          int k, m;
+          transposedAPlace(pass, k, m);
           detail::cp_async16(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)],
                              &src[static_cast<long long>(k) * lda + m]);
         }
