@@ -353,9 +353,9 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // The wide edge bodies copy a stage that lies wholly inside M x K and K x N, and store a
   // tile inside M x N, as the fast kernel does: unguarded, addresses from the tile's base.
   // Only the blocks whose tile crosses M or N and the stage holding K's remainder take the
-  // guarded copies, so a shape that is not whole tiles runs its interior at the fast
-  // kernel's speed (the guarded copies everywhere cost the edge kernel 10-18% at whole
-  // 64 x 128 tiles: bench/NOTES.md). Every tile's stores are guarded where C is transposed
+  // guarded copies, so a shape that is not whole tiles runs its interior closer to the fast
+  // kernel's speed (at whole 64 x 128 tiles the edge kernel ran 11-19% behind it guarded
+  // everywhere, 7-16% behind so: bench/NOTES.md). Every tile's stores are guarded where C is transposed
   // or not 16-byte aligned, and everything is where a leading dimension is too large
   // (below). The choice is uniform over the block, once per stage, outside the K steps'
   // FFMAs.
