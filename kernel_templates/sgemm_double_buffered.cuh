@@ -216,6 +216,13 @@ __device__ void scale_tile(int M, int N, float beta, float *__restrict__ C, int 
   }
 }
 
+// Whether span `index` of SIZE elements (rows of a tile, columns, K slices) lies wholly
+// inside `extent`: the edge kernel's test for unguarded copies and stores.
+template <int SIZE>
+__device__ __forceinline__ bool span_inside(int index, int extent) {
+  return (index + 1) * SIZE <= extent;
+}
+
 // threadResults += a * b^T for a thread's ROWS A values and COLS B values, row by row.
 // Each A value meets all the B values in a row, and odd rows walk them backwards, so that
 // consecutive FFMAs always share an operand, which the operand reuse cache then supplies
@@ -352,8 +359,9 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   const bool vecC = !kEdges || !(operands & kOperandScalar);
   // The wide edge bodies copy a stage that lies wholly inside M x K and K x N, and store a
   // tile inside M x N, as the fast kernel does: unguarded, addresses from the tile's base.
-  // Only the blocks whose tile crosses M or N and the stage holding K's remainder take the
-  // guarded copies, so a shape that is not whole tiles runs its interior closer to the fast
+  // Only the stage holding K's remainder, A's stages in blocks whose tile crosses M and B's
+  // in blocks whose tile crosses N take the guarded copies, and only tiles crossing M or N
+  // the guarded stores, so a shape that is not whole tiles runs its interior closer to the fast
   // kernel's speed (at whole 64 x 128 tiles the edge kernel ran 11-19% behind it guarded
   // everywhere, 7-16% behind so: bench/NOTES.md). Every tile's stores are guarded where C is transposed
   // or not 16-byte aligned, and everything is where a leading dimension is too large
@@ -396,9 +404,14 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     const float *aTile = A + static_cast<long long>(tileRow) * BM * lda + kBegin * BK;
     const float *bTile = B + static_cast<long long>(kBegin) * BK * ldb + tileCol * BN;
     const int numTiles = kEnd - kBegin;
-    // Whether stage `tile` of this tile's K range needs no guard (fastInterior).
-    const bool insideMN = (tileRow + 1) * BM <= M && (tileCol + 1) * BN <= N;
-    auto unguarded = [&](int tile) { return fastInterior && insideMN && (kBegin + tile + 1) * BK <= K; };
+    // Whether stage `tile` of this tile's K range needs no guard (fastInterior), for A (the
+    // tile's rows inside M) and for B (its columns inside N) apart: a block on the last row
+    // of tiles still copies B unguarded, one on the last column A.
+    const bool rowsInside = kEdges && detail::span_inside<BM>(tileRow, M);
+    const bool colsInside = kEdges && detail::span_inside<BN>(tileCol, N);
+    auto unguarded = [&](int tile, bool inside) {
+      return fastInterior && inside && detail::span_inside<BK>(kBegin + tile, K);
+    };
 #pragma unroll
     for (int i = 0; i < WMITER * TM * WNITER * TN; ++i) threadResults[i] = 0.0f;
 
@@ -416,7 +429,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     // that the compute of one tile covers the global latency of the next. A transposed A
     // already lies as the stage wants it: a copy, like B's, into `stage`.
     auto loadA = [&](int tile, int stage) {
-      if (kEdges && !unguarded(tile)) {
+      if (kEdges && !unguarded(tile, rowsInside)) {
         if (transA) {
 #pragma unroll
           for (int pass = 0; pass < A_PASSES; ++pass) {
@@ -470,7 +483,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
       const float *src = bTile + static_cast<long long>(tile) * BK * ldb;
       const int dst = B_BASE + stage * B_STAGE;
       if (transB) return;  // storeB reads it
-      if (kEdges && !unguarded(tile)) {
+      if (kEdges && !unguarded(tile, colsInside)) {
         // Past K or N: zeros, read from nowhere.
 #pragma unroll
         for (int pass = 0; pass < B_PASSES; ++pass) {
@@ -599,8 +612,13 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     const bool readC = beta != 0.0f;
     // A tile inside M x N, C plain and aligned, leading dimensions within the int offsets:
     // stored as the fast kernel stores it (a split of K adding its part with atomic_add4).
-    const bool guardC = kEdges && !(fastInterior && (tileRow + 1) * BM <= M && (tileCol + 1) * BN <= N && !transC &&
-                                    vecC);
+    const bool guardC = kEdges && !(fastInterior && detail::span_inside<BM>(tileRow, M) &&
+                                    detail::span_inside<BN>(tileCol, N) && !transC && vecC);
+    // The unguarded stores address C from the warp's corner with int offsets, as the fast
+    // kernel does; leading_dimensions_fit_tile bounds them. A guarded tile's leading
+    // dimension may be past that bound, and its stores address C in 64 bits: its int
+    // offsets, unused, are formed from 0 so that they cannot overflow.
+    const int cLd = guardC ? 0 : ldc;
     if constexpr (kEdges && !kAny && TM % 4 == 0) {
       // C stored transposed: the product's element (row, col) at C[col * ldc + row], so a
       // thread's TM rows of one column lie next to each other. Stored four rows at a time,
@@ -634,13 +652,13 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow) {
 #pragma unroll
       for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol) {
-        float *cSub = cWarp + (wSubRow * WSUBM) * ldc + wSubCol * WSUBN;
+        float *cSub = cWarp + (wSubRow * WSUBM) * cLd + wSubCol * WSUBN;
 #pragma unroll
         for (int m = 0; m < TM; ++m) {
 #pragma unroll
           for (int n = 0; n < TN; n += 4) {
             float4 *cPtr = reinterpret_cast<float4 *>(
-                &cSub[(place.rowInWarp * TM + m) * ldc + place.colInWarp * TN + n]);
+                &cSub[(place.rowInWarp * TM + m) * cLd + place.colInWarp * TN + n]);
             const int acc = (wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n;
             float4 out = make_float4(alpha * threadResults[acc + 0], alpha * threadResults[acc + 1],
                                      alpha * threadResults[acc + 2], alpha * threadResults[acc + 3]);
