@@ -210,8 +210,8 @@ TEST_F(GpuPipeline, KilledRunResumesWithoutMeasuringAgain) {
 // A candidate that faults (an illegal address: a sticky error, the context is lost) takes
 // down only the measurement worker: it is recorded, the worker starts again, the run goes on.
 TEST_F(GpuPipeline, FaultingCandidatesAreRecordedAndTheRunGoesOn) {
-  TuneOptions o = options(planted("float *cSub = cWarp + (wSubRow * WSUBM) * ldc + wSubCol * WSUBN;",
-                                  "float *cSub = cWarp + (wSubRow * WSUBM) * ldc + wSubCol * WSUBN + (1ll << 40);"));
+  TuneOptions o = options(planted("float *cSub = cWarp + (wSubRow * WSUBM) * cLd + wSubCol * WSUBN;",
+                                  "float *cSub = cWarp + (wSubRow * WSUBM) * cLd + wSubCol * WSUBN + (1ll << 40);"));
   o.worker_binary = testing::tuner_binary();
   o.space.prune.min_warps_per_sm = 1;
   const TuneReport r = run_tuning(o);
