@@ -183,6 +183,34 @@ inline RowMajorGemm pack_form(const RowMajorGemm &product, const SgemmTile &t) {
   return g;
 }
 
+// All that decides which kernel runs a product, and how (sgemm_tuned_runtime.cuh's route):
+// its sizes, leading dimensions and orientations, and whether each operand's rows are
+// 16-byte aligned; the pointers themselves only through that. Two products with equal keys
+// take the same route on the same device with the same tunings, so a route can be
+// remembered under its key.
+struct RouteKey {
+  int M, N, K, lda, ldb, ldc;
+  unsigned bits;  // kRouteKey* below
+  friend bool operator==(const RouteKey &a, const RouteKey &b) {
+    return a.M == b.M && a.N == b.N && a.K == b.K && a.lda == b.lda && a.ldb == b.ldb && a.ldc == b.ldc &&
+           a.bits == b.bits;
+  }
+};
+enum : unsigned {
+  kRouteKeyTransA = 1u << 0,
+  kRouteKeyTransB = 1u << 1,
+  kRouteKeyTransC = 1u << 2,
+  kRouteKeyAlignedA = 1u << 3,
+  kRouteKeyAlignedB = 1u << 4,
+  kRouteKeyAlignedC = 1u << 5,
+};
+inline RouteKey route_key(const RowMajorGemm &g) {
+  const unsigned bits = (g.trans_a ? kRouteKeyTransA : 0u) | (g.trans_b ? kRouteKeyTransB : 0u) |
+                        (g.trans_c ? kRouteKeyTransC : 0u) | (a_rows_aligned16(g) ? kRouteKeyAlignedA : 0u) |
+                        (b_rows_aligned16(g) ? kRouteKeyAlignedB : 0u) | (c_rows_aligned16(g) ? kRouteKeyAlignedC : 0u);
+  return RouteKey{g.M, g.N, g.K, g.lda, g.ldb, g.ldc, bits};
+}
+
 // The product reading its packed operands from `workspace` (laid out as `p` says).
 inline RowMajorGemm packed_product(const RowMajorGemm &g, const PackPlan &p, void *workspace) {
   RowMajorGemm out = g;

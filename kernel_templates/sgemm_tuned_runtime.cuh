@@ -3,7 +3,8 @@
 // (sgemm_tuned_select.h), loads the machine code that was timed when the header carries it,
 // and launches it as the tuner did (sgemm_launch.h). A product that is not a tuned shape
 // (another shape, transposed operands, rows not 16-byte aligned) goes to the edge kernel of
-// the tuned tile predicted fastest for it, K split when that is predicted faster. Compiled
+// the tuned tile predicted fastest for it, K split when that is predicted faster; the choice
+// is remembered per product key (RouteCache), so a shape called again skips it. Compiled
 // by nvcc in the user's build. Errors are returned as cudaError_t, never thrown or aborted
 // on; a product whose tiles overflow the kernels' int offsets (a side past about 8 million)
 // is refused with cudaErrorInvalidValue.
@@ -12,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <mutex>
 
 #include <cuda_runtime.h>
@@ -481,10 +483,10 @@ inline cudaError_t start_route(Route *out, int *sms) {
   return cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, out->device);
 }
 
-// The code that serves the product `product` on the current device (check_gemm(product) is
-// run: the checks come first). Kernels are chosen for the shape the edge kernel computes
-// (edge_product: M and N swap when both operands are transposed).
-inline cudaError_t route(const GpuTable *gpus, int gpu_count, const RowMajorGemm &product, Route *out) {
+// The code that serves the product `product` on the current device, chosen afresh (route
+// remembers it). Kernels are chosen for the shape the edge kernel computes (edge_product: M
+// and N swap when both operands are transposed).
+inline cudaError_t choose_route(const GpuTable *gpus, int gpu_count, const RowMajorGemm &product, Route *out) {
   const RowMajorGemm &g = sgemm_tune_kernels::edge_product(product).g;
   int sms = 0;
   cudaError_t e = start_route(out, &sms);
@@ -521,6 +523,72 @@ inline cudaError_t route(const GpuTable *gpus, int gpu_count, const RowMajorGemm
   out->predicted_ps = s.predicted_ps;
   return cudaSuccess;
 }
+// The routes of recent products, each under its device, its table of tunings and its
+// RouteKey (sgemm_blas_call.h: everything choose_route reads of a product). A program calls
+// the same shapes again and again (the layers of a network, the steps of a solver), and
+// choosing, which predicts every entry's kernels at every split, takes several microseconds
+// of host time (9 us on a 2-core build machine): as long as a small product takes on the
+// GPU, so that launched back to back such products were bound by the host. Slots are
+// direct-mapped by a hash of the key; a collision replaces the older route.
+class RouteCache {
+ public:
+  bool find(const GpuTable *gpus, int gpu_count, int device, const sgemm_tune_kernels::RouteKey &key, Route *out) {
+    const Slot &s = slots_[slot(gpus, device, key)];
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!s.used || s.gpus != gpus || s.gpu_count != gpu_count || s.device != device || !(s.key == key)) return false;
+    *out = s.route;
+    return true;
+  }
+  void remember(const GpuTable *gpus, int gpu_count, int device, const sgemm_tune_kernels::RouteKey &key,
+                const Route &route) {
+    Slot &s = slots_[slot(gpus, device, key)];
+    std::lock_guard<std::mutex> lock(mutex_);
+    s = Slot{true, gpus, gpu_count, device, key, route};
+  }
+
+ private:
+  static constexpr int kSlots = 256;
+  struct Slot {
+    bool used;
+    const GpuTable *gpus;
+    int gpu_count, device;
+    sgemm_tune_kernels::RouteKey key;
+    Route route;
+  };
+  static int slot(const GpuTable *gpus, int device, const sgemm_tune_kernels::RouteKey &k) {
+    std::uint64_t h = reinterpret_cast<std::uintptr_t>(gpus) ^ (static_cast<std::uint64_t>(device) << 56);
+    for (const std::uint64_t v : {static_cast<std::uint64_t>(static_cast<unsigned>(k.M)),
+                                  static_cast<std::uint64_t>(static_cast<unsigned>(k.N)),
+                                  static_cast<std::uint64_t>(static_cast<unsigned>(k.K)),
+                                  static_cast<std::uint64_t>(static_cast<unsigned>(k.lda)),
+                                  static_cast<std::uint64_t>(static_cast<unsigned>(k.ldb)),
+                                  static_cast<std::uint64_t>(static_cast<unsigned>(k.ldc)), std::uint64_t{k.bits}})
+      h = (h ^ v) * 0x100000001b3ULL;  // FNV-1a's prime, a word at a time
+    return static_cast<int>((h ^ (h >> 29)) % kSlots);
+  }
+  std::mutex mutex_;
+  Slot slots_[kSlots] = {};
+};
+
+inline RouteCache &route_cache() {
+  static RouteCache cache;
+  return cache;
+}
+
+// The code that serves the product `product` on the current device (check_gemm(product) is
+// run: the checks come first): the route chosen for it the last time it, or a product with
+// the same key, ran on this device, else choose_route's, then remembered.
+inline cudaError_t route(const GpuTable *gpus, int gpu_count, const RowMajorGemm &product, Route *out) {
+  int device = 0;
+  const cudaError_t e = cudaGetDevice(&device);
+  if (e != cudaSuccess) return e;
+  const sgemm_tune_kernels::RouteKey key = sgemm_tune_kernels::route_key(product);
+  if (route_cache().find(gpus, gpu_count, device, key, out)) return cudaSuccess;
+  const cudaError_t chosen = choose_route(gpus, gpu_count, product, out);
+  if (chosen == cudaSuccess) route_cache().remember(gpus, gpu_count, device, key, *out);
+  return chosen;
+}
+
 // The route of a dense row-major call (the nine-argument sgemm_tuned).
 inline cudaError_t route(const GpuTable *gpus, int gpu_count, int M, int N, int K, const float *A, const float *B,
                          const float *C, Route *out) {

@@ -178,6 +178,42 @@ TEST(BlasCall, OnlyPlainAlignedOperandsGoToTheFastKernel) {
   EXPECT_TRUE(col.trans_b);
 }
 
+// The key a route is remembered under (sgemm_tuned_runtime.cuh's RouteCache) changes with
+// everything the choice of kernel reads: each size, each leading dimension, each
+// orientation, each operand's alignment. Pointers that keep every operand's alignment, and
+// alpha and beta, which the choice never reads, leave it as it is: the same route serves.
+TEST(BlasCall, RouteKeyChangesWithEverythingTheChoiceReads) {
+  alignas(16) static float buffer[256];
+  const RowMajorGemm base{40, 48, 56, 1.0f, buffer, 64, false, buffer + 64, 52, false, 0.0f, buffer + 128, 60};
+  const RouteKey key = route_key(base);
+  const auto changed = [&](auto edit) {
+    RowMajorGemm g = base;
+    edit(g);
+    return !(route_key(g) == key);
+  };
+  EXPECT_TRUE(changed([](RowMajorGemm &g) { g.M += 1; }));
+  EXPECT_TRUE(changed([](RowMajorGemm &g) { g.N += 1; }));
+  EXPECT_TRUE(changed([](RowMajorGemm &g) { g.K += 1; }));
+  EXPECT_TRUE(changed([](RowMajorGemm &g) { g.lda += 4; }));
+  EXPECT_TRUE(changed([](RowMajorGemm &g) { g.ldb += 4; }));
+  EXPECT_TRUE(changed([](RowMajorGemm &g) { g.ldc += 4; }));
+  EXPECT_TRUE(changed([](RowMajorGemm &g) { g.trans_a = true; }));
+  EXPECT_TRUE(changed([](RowMajorGemm &g) { g.trans_b = true; }));
+  EXPECT_TRUE(changed([](RowMajorGemm &g) { g.trans_c = true; }));
+  EXPECT_TRUE(changed([](RowMajorGemm &g) { g.A += 1; }));
+  EXPECT_TRUE(changed([](RowMajorGemm &g) { g.B += 2; }));
+  EXPECT_TRUE(changed([](RowMajorGemm &g) { g.C += 3; }));
+  EXPECT_FALSE(changed([](RowMajorGemm &g) {
+    g.A += 4;
+    g.B += 8;
+    g.C += 12;
+  }));
+  EXPECT_FALSE(changed([](RowMajorGemm &g) {
+    g.alpha = 0.5f;
+    g.beta = 2.0f;
+  }));
+}
+
 // The edge kernel's operand bits: a transpose per operand as the row-major product has it,
 // and 4-byte accesses as soon as one row of A, B or C is off 16-byte alignment.
 TEST(BlasCall, EdgeOperandBitsFollowTheRowMajorProduct) {
