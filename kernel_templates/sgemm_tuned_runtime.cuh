@@ -530,12 +530,13 @@ inline cudaError_t choose_route(const GpuTable *gpus, int gpu_count, const RowMa
 // time (5 us on the 2-core build machine: bench/results/2026-12-01-h200-operand-guards/cpu),
 // as long as a small product's kernel runs: launched back to back through sgemm_tuned, a
 // 256^3 product took 15 us where its kernel alone took 8. Slots are direct-mapped by a hash
-// of the key; a collision replaces the older route.
+// of the key; a collision replaces the older route. The tables of tunings (`gpus`) must
+// live as long as the program, as a generated header's do: routes point into them.
 class RouteCache {
  public:
   bool find(const GpuTable *gpus, int gpu_count, int device, const sgemm_tune_kernels::RouteKey &key, Route *out) {
-    const Slot &s = slots_[slot(gpus, device, key)];
-    std::lock_guard<std::mutex> lock(mutex_);
+    Slot &s = slots_[slot(gpus, device, key)];
+    std::lock_guard<std::mutex> lock(s.mutex);
     if (!s.used || s.gpus != gpus || s.gpu_count != gpu_count || s.device != device || !(s.key == key)) return false;
     *out = s.route;
     return true;
@@ -543,32 +544,44 @@ class RouteCache {
   void remember(const GpuTable *gpus, int gpu_count, int device, const sgemm_tune_kernels::RouteKey &key,
                 const Route &route) {
     Slot &s = slots_[slot(gpus, device, key)];
-    std::lock_guard<std::mutex> lock(mutex_);
-    s = Slot{true, gpus, gpu_count, device, key, route};
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.used = true;
+    s.gpus = gpus;
+    s.gpu_count = gpu_count;
+    s.device = device;
+    s.key = key;
+    s.route = route;
   }
 
  private:
   static constexpr int kSlots = 256;
+  // A lock per slot: threads driving different GPUs, or different shapes, rarely meet.
   struct Slot {
-    bool used;
-    const GpuTable *gpus;
-    int gpu_count, device;
-    sgemm_tune_kernels::RouteKey key;
-    Route route;
+    std::mutex mutex;
+    bool used = false;
+    const GpuTable *gpus = nullptr;
+    int gpu_count = 0, device = 0;
+    sgemm_tune_kernels::RouteKey key{};
+    Route route{};
   };
+  // FNV-1a a word at a time over everything that tells routes apart, then MurmurHash3's
+  // 64-bit finalizer, so that every bit of every word (the device's, a leading dimension's
+  // high ones) reaches the slot index.
   static int slot(const GpuTable *gpus, int device, const sgemm_tune_kernels::RouteKey &k) {
-    std::uint64_t h = reinterpret_cast<std::uintptr_t>(gpus) ^ (static_cast<std::uint64_t>(device) << 56);
-    for (const std::uint64_t v : {static_cast<std::uint64_t>(static_cast<unsigned>(k.M)),
-                                  static_cast<std::uint64_t>(static_cast<unsigned>(k.N)),
-                                  static_cast<std::uint64_t>(static_cast<unsigned>(k.K)),
-                                  static_cast<std::uint64_t>(static_cast<unsigned>(k.lda)),
-                                  static_cast<std::uint64_t>(static_cast<unsigned>(k.ldb)),
-                                  static_cast<std::uint64_t>(static_cast<unsigned>(k.ldc)), std::uint64_t{k.bits}})
-      h = (h ^ v) * 0x100000001b3ULL;  // FNV-1a's prime, a word at a time
-    return static_cast<int>((h ^ (h >> 29)) % kSlots);
+    const auto word = [](int v) { return static_cast<std::uint64_t>(static_cast<unsigned>(v)); };
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (const std::uint64_t v : {static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(gpus)), word(device),
+                                  word(k.M), word(k.N), word(k.K), word(k.lda), word(k.ldb), word(k.ldc),
+                                  std::uint64_t{k.bits}})
+      h = (h ^ v) * 0x100000001b3ULL;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9a34f53fe4bULL;
+    h ^= h >> 33;
+    return static_cast<int>(h % kSlots);
   }
-  std::mutex mutex_;
-  Slot slots_[kSlots] = {};
+  Slot slots_[kSlots];
 };
 
 inline RouteCache &route_cache() {

@@ -7,9 +7,13 @@
 //   sgemm_blas_check edges     the edge variant of every tuned entry of this GPU, launched
 //                              directly, over odd shapes with 16-byte aligned rows, against
 //                              cublasSgemm; then with the operands packed first
+//   sgemm_blas_check huge      leading dimensions past the fast kernel's int offsets (an
+//                              operand of about 8.6 GB at a time), through each entry's edge
+//                              kernel and through sgemm_tuned, against cublasSgemm
 // One line per check, "ok" or "WRONG" last but one; exit 0 when every check passed.
 // Leading dimensions here come from CBLAS's table, written out again, not from the header.
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -158,6 +162,9 @@ struct Case {
 };
 
 int round_up4(int v) { return (v + 3) / 4 * 4; }
+
+// INT_MAX, the largest offset in floats the fast kernel's int arithmetic holds.
+constexpr int kIntMaxFloats = 2147483647;
 
 // The edge kernel of entry `i` of this GPU's table (or its kernel of any operands, or the
 // operands packed first where `pack`), K split `splits` ways, chosen with route_choice and
@@ -345,6 +352,140 @@ void run_edges() {
   CHECK_CUBLAS(cublasDestroy(h));
 }
 
+// Leading dimensions past the fast kernel's int offsets (leading_dimensions_fit_tile): for
+// each tuned entry and each of A, B and C, a row-major product whose operand has rows so far
+// apart that rows of one tile lie more than INT_MAX floats from the tile's first (A: BM rows,
+// B: BK rows, C: WM rows), which only the edge kernel's 64-bit guarded code addresses right.
+// Each operand so stored takes about 8.6 GB; only its used floats are written and read, and
+// the float after each of its rows must keep its NaN pattern. Through the entry's edge kernel,
+// K whole or split 3 ways, and through sgemm_tuned; beta 0 over NaN and 0.5. Skipped, saying
+// so, where the GPU has less than 16 GiB free.
+void run_huge() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_bytes < (std::size_t{16} << 30)) {
+    std::printf("skip huge: %zu MiB free, 16 GiB needed\n", free_bytes >> 20);
+    return;
+  }
+  cublasHandle_t h;
+  CHECK_CUBLAS(cublasCreate(&h));
+  std::mt19937 rng(13);
+  int device = 0;
+  CHECK(cudaGetDevice(&device));
+  const sgemm_tune_runtime::GpuTable *table =
+      sgemm_tune_runtime::table_for_device(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, device).table;
+  if (table == nullptr) {
+    report(false, "huge: the header has no table for this GPU");
+    CHECK_CUBLAS(cublasDestroy(h));
+    return;
+  }
+  // A row-major matrix of rows x cols, rows ld floats apart: the used floats random (or NaN),
+  // every other float the NaN pattern 0xffffffff.
+  struct Strided {
+    int rows, cols, ld;
+    float *base = nullptr;
+    Strided(int r, int c, int l) : rows(r), cols(c), ld(l) {
+      const std::size_t n = std::size_t(rows - 1) * ld + cols;
+      CHECK(cudaMalloc(&base, n * sizeof(float)));
+      CHECK(cudaMemset(base, 0xff, n * sizeof(float)));
+    }
+    ~Strided() { cudaFree(base); }
+    Strided(const Strided &) = delete;
+    Strided &operator=(const Strided &) = delete;
+    // Row by row: a pitch this long may exceed what cudaMemcpy2D takes (memPitch).
+    float *row(int r) const { return base + std::size_t(r) * ld; }
+    void write(const std::vector<float> &v) const {  // rows x cols, dense
+      for (int r = 0; r < rows; ++r)
+        CHECK(cudaMemcpy(row(r), v.data() + std::size_t(r) * cols, cols * sizeof(float), cudaMemcpyHostToDevice));
+    }
+    std::vector<float> read() const {
+      std::vector<float> v(std::size_t(rows) * cols);
+      for (int r = 0; r < rows; ++r)
+        CHECK(cudaMemcpy(v.data() + std::size_t(r) * cols, row(r), cols * sizeof(float), cudaMemcpyDeviceToHost));
+      return v;
+    }
+    // Floats after each row's last used one that lost the NaN pattern (rows but the last).
+    std::size_t touched_after_rows() const {
+      std::size_t n = 0;
+      for (int r = 0; ld > cols && r + 1 < rows; ++r) {
+        std::uint32_t bits = 0;
+        CHECK(cudaMemcpy(&bits, row(r) + cols, sizeof bits, cudaMemcpyDeviceToHost));
+        n += bits != 0xffffffffu;
+      }
+      return n;
+    }
+  };
+  const float alpha = 0.75f;
+  for (int entry = -1; entry < table->count; ++entry) {
+    // entry -1: through sgemm_tuned, sized for entry 0's tile.
+    const sgemm_tune_kernels::SgemmTile t = table->kernels[entry < 0 ? 0 : entry].shape.tile;
+    for (const char operand : {'A', 'B', 'C'}) {
+      // Rows of the operand inside one tile: BM of A, BK of B, WM of C (a warp's rows, whose
+      // offsets the epilogue keeps from the warp's corner).
+      const int tile_rows = operand == 'A' ? t.BM : operand == 'B' ? t.BK : t.WM;
+      const int huge_ld = round_up4(kIntMaxFloats / (tile_rows - 1) + 1);
+      const int M = operand == 'B' ? t.BM + 3 : tile_rows, N = t.BN + 5, K = operand == 'B' ? tile_rows : 2 * t.BK + 3;
+      const int lda = operand == 'A' ? huge_ld : K, ldb = operand == 'B' ? huge_ld : N,
+                ldc = operand == 'C' ? huge_ld : N;
+      for (const int splits : {1, 3})
+        for (const float beta : {0.0f, 0.5f}) {
+          if (entry < 0 && splits > 1) continue;  // the selection decides the split
+          const Strided a(M, K, lda), b(K, N, ldb), c(M, N, ldc);
+          const std::vector<float> ha = random_floats(std::size_t(M) * K, rng),
+                                   hb = random_floats(std::size_t(K) * N, rng);
+          const std::vector<float> start =
+              beta == 0.0f ? std::vector<float>(std::size_t(M) * N, NAN) : random_floats(std::size_t(M) * N, rng);
+          a.write(ha);
+          b.write(hb);
+          c.write(start);
+          // cuBLAS on dense copies: C^T = B^T A^T in column-major terms.
+          const Buffer da(ha.size()), db(hb.size()), dc(start.size());
+          da.write(ha);
+          db.write(hb);
+          dc.write(start);
+          CHECK_CUBLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, db.base, N, da.base, K, &beta,
+                                   dc.base, N));
+          std::string path;
+          cudaError_t status;
+          if (entry < 0) {
+            status = sgemm_tuned(Layout::RowMajor, Op::NoTrans, Op::NoTrans, M, N, K, alpha, a.base, lda, b.base, ldb,
+                                 beta, c.base, ldc);
+            sgemm_tune_runtime::Route route{};
+            CHECK(sgemm_tune_runtime::route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, Layout::RowMajor,
+                                            Op::NoTrans, Op::NoTrans, M, N, K, a.base, lda, b.base, ldb, c.base, ldc,
+                                            &route));
+            path = sgemm_tune_runtime::path_name(route.path);
+          } else {
+            const sgemm_tune_kernels::RowMajorGemm g = sgemm_tune_kernels::to_row_major(
+                Layout::RowMajor, Op::NoTrans, Op::NoTrans, M, N, K, alpha, a.base, lda, b.base, ldb, beta, c.base,
+                ldc);
+            status = launch_entry_edges(entry, g, splits, false, &path);
+          }
+          CHECK(cudaDeviceSynchronize());
+          const std::vector<float> got = c.read(), want = dc.read();
+          double diff = 0, norm = 0;
+          std::size_t nonfinite = 0;
+          for (std::size_t i = 0; i < got.size(); ++i) {
+            if (!std::isfinite(got[i])) ++nonfinite;
+            const double d = double(got[i]) - want[i];
+            diff += d * d;
+            norm += double(want[i]) * want[i];
+          }
+          const double error = nonfinite ? INFINITY : norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
+          const std::size_t touched = a.touched_after_rows() + b.touched_after_rows() + c.touched_after_rows();
+          const bool ok = status == cudaSuccess && error < 1e-4 && touched == 0;
+          char buf[240];
+          std::snprintf(buf, sizeof buf,
+                        "case row NN %dx%dx%d huge=%c lds=%d,%d,%d beta=%g splits=%d %s err=%.1e outside=%zu path=%s",
+                        M, N, K, operand, lda, ldb, ldc, beta, splits, error_name(status).c_str(), error, touched,
+                        path.c_str());
+          report(ok, buf);
+        }
+    }
+  }
+  CHECK_CUBLAS(cublasDestroy(h));
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -355,8 +496,10 @@ int main(int argc, char **argv) {
     run_cases();
   } else if (mode == "edges") {
     run_edges();
+  } else if (mode == "huge") {
+    run_huge();
   } else {
-    std::fprintf(stderr, "usage: %s invalid|cases|edges\n", argv[0]);
+    std::fprintf(stderr, "usage: %s invalid|cases|edges|huge\n", argv[0]);
     return 2;
   }
   std::printf("%d passed, %d failed\n", g_passed, g_failed);

@@ -7,7 +7,8 @@
 // changed; every product but a tuned shape with plain aligned operands must take an edge
 // path. Then `edges` runs each entry's edge kernel directly over odd
 // shapes, every layout and op pair, aligned rows or not, K whole or split
-// (tests/sgemm_blas_check.cu). The header is emitted from a
+// (tests/sgemm_blas_check.cu), and `huge` leading dimensions past the fast kernel's int
+// offsets (where 16 GiB of GPU memory are free). The header is emitted from a
 // database made here for this GPU (no tuning: the
 // entries' timings are made up, their machine code is real), so that the tuned machine code
 // of a data-parallel and of a stream-K tile, and a tile compiled from source, each serve
@@ -166,6 +167,19 @@ TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
     for (const auto &[path, count] : by_entry)
       if (path.rfind(kernel, 0) == 0) n += count;
     EXPECT_GT(n, 0) << kernel;
+  }
+
+  // Leading dimensions past the fast kernel's int offsets, one operand of about 8.6 GB at a
+  // time: 3 entries x A, B, C x 2 splits x 2 betas, and 3 x 2 betas through sgemm_tuned.
+  const testing::CommandOutput huge = testing::run_command(program + " huge");
+  std::cout << huge.text << std::flush;
+  EXPECT_EQ(huge.exit_code, 0) << "a product with a leading dimension past the int offsets differs from cuBLAS";
+  if (huge.text.find("skip huge:") != std::string::npos) {
+    std::cout << "the products of leading dimensions past the int offsets were skipped: too little GPU memory\n";
+  } else {
+    const auto huge_cases = parse_cases(huge.text);
+    EXPECT_EQ(huge_cases.size(), 36u + 6u);
+    for (const auto &c : huge_cases) EXPECT_EQ(c.at("verdict"), "ok") << c.at("line");
   }
 }
 
