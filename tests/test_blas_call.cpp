@@ -4,6 +4,7 @@
 // operands as the edge kernels do), which calls the fast kernel may read, and how the edge
 // kernels are told the rest (operand bits, the (T, T) rewrite, packing).
 #include <algorithm>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -212,6 +213,55 @@ TEST(BlasCall, RouteKeyChangesWithEverythingTheChoiceReads) {
     g.alpha = 0.5f;
     g.beta = 2.0f;
   }));
+}
+
+// What the choice of kernel computes from a product, everything but where the operands lie:
+// the product as the edge kernel runs it, its operand bits, whether the fast kernel reads it,
+// how it packs and in which form. Equal for two products, they take the same route.
+std::string decision_inputs(const RowMajorGemm &product) {
+  const EdgeProduct e = edge_product(product);
+  const PackPlan p = pack_plan(e.g);
+  const RowMajorGemm form = pack_form(product, SgemmTile{64, 128, 32, 32, 128, 4, 8, 4, 2, 0, 1});
+  const PackedFloats f = packed_floats(form, pack_plan(form));
+  char text[256];
+  std::snprintf(text, sizeof text, "%d %d %d %d %d %d %d%d%d ops=%d fast=%d plain=%d wide=%d pack=%d%d %d %d %lld %lld "
+                "form=%dx%dx%d %d%d floats=%lld,%lld",
+                e.g.M, e.g.N, e.g.K, e.g.lda, e.g.ldb, e.g.ldc, e.g.trans_a, e.g.trans_b, e.g.trans_c, e.operands,
+                fast_kernel_layout(product), plain_edge_operands(e.g), wide_edge_operands(e.g), p.a, p.b, p.a_ld,
+                p.b_ld, p.b_offset, p.bytes, form.M, form.N, form.K, form.trans_a, form.trans_b, f.a, f.b);
+  return text;
+}
+
+// Over random products in every layout and op pair, with operands at offsets of 0 to 7
+// floats: whenever two share a route key, everything the choice computes from them agrees.
+TEST(BlasCall, ProductsWithEqualRouteKeysAreChosenAlike) {
+  alignas(16) static float buffer[64];
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> pick(0, 2), offset(0, 7), coin(0, 1);
+  // Few sizes and paddings, so that keys repeat and their pairs are compared; rows of 4 and
+  // 8 floats are 16-byte aligned at the right offsets, rows of 5 never.
+  const int sizes[] = {4, 8, 5};
+  std::vector<std::pair<RouteKey, std::string>> seen;
+  int equal_keys = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const Layout l = kLayouts[coin(rng)];
+    const Op a = kOps[coin(rng)], b = kOps[coin(rng)];
+    const int M = sizes[pick(rng)], N = sizes[pick(rng)], K = sizes[pick(rng)];
+    const int lda = stored(a, M, K).min_ld(l) + 4 * coin(rng), ldb = stored(b, K, N).min_ld(l) + 4 * coin(rng),
+              ldc = Stored{M, N}.min_ld(l) + 4 * coin(rng);
+    RowMajorGemm g = to_row_major(l, a, b, M, N, K, 0.5f * coin(rng), buffer + offset(rng), lda,
+                                  buffer + 16 + offset(rng), ldb, 0.25f * coin(rng), buffer + 32 + offset(rng), ldc);
+    g.trans_c = coin(rng) == 1;  // as the transposed products the runtime forms have it
+    const RouteKey key = route_key(g);
+    const std::string inputs = decision_inputs(g);
+    for (const auto &[other_key, other_inputs] : seen) {
+      if (!(other_key == key)) continue;  // a finer key than needed costs only a second choice
+      ++equal_keys;
+      EXPECT_EQ(inputs, other_inputs);
+    }
+    seen.emplace_back(key, inputs);
+  }
+  EXPECT_GT(equal_keys, 500) << "too few pairs of equal keys to say anything";
 }
 
 // The edge kernel's operand bits: a transpose per operand as the row-major product has it,
