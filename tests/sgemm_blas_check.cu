@@ -8,10 +8,11 @@
 //                              directly, over odd shapes with 16-byte aligned rows, against
 //                              cublasSgemm; then with the operands packed first
 //   sgemm_blas_check huge      leading dimensions past the fast kernel's int offsets (an
-//                              operand of about 8.6 GB at a time), through each entry's edge
+//                              operand of 9 to 18 GB at a time), through each entry's edge
 //                              kernel and through sgemm_tuned, against cublasSgemm
 // One line per check, "ok" or "WRONG" last but one; exit 0 when every check passed.
 // Leading dimensions here come from CBLAS's table, written out again, not from the header.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -355,16 +356,18 @@ void run_edges() {
 // Leading dimensions past the fast kernel's int offsets (leading_dimensions_fit_tile): for
 // each tuned entry and each of A, B and C, a row-major product whose operand has rows so far
 // apart that rows of one tile lie more than INT_MAX floats from the tile's first (A: BM rows,
-// B: BK rows, C: WM rows), which only the edge kernel's 64-bit guarded code addresses right.
-// Each operand so stored takes about 8.6 GB; only its used floats are written and read, and
-// the float after each of its rows must keep its NaN pattern. Through the entry's edge kernel,
-// K whole or split 3 ways, and through sgemm_tuned; beta 0 over NaN and 0.5. Skipped, saying
-// so, where the GPU has less than 16 GiB free.
+// B: BK rows, C: WM rows), which only the edge kernel's 64-bit guarded code addresses right;
+// with rows 16-byte aligned (the wide bodies, which must not take their unguarded int
+// offsets) and not (the narrow ones). Each operand so stored takes 9 to 18 GB; only its used
+// floats are written and read, and the float after each of its rows must keep its NaN
+// pattern. Through the entry's edge kernel, K whole or split 3 ways, and through
+// sgemm_tuned; beta 0 over NaN and 0.5. Skipped, saying so, where the GPU has less than
+// 24 GiB free.
 void run_huge() {
   std::size_t free_bytes = 0, total_bytes = 0;
   CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  if (free_bytes < (std::size_t{16} << 30)) {
-    std::printf("skip huge: %zu MiB free, 16 GiB needed\n", free_bytes >> 20);
+  if (free_bytes < (std::size_t{24} << 30)) {
+    std::printf("skip huge: %zu MiB free, 24 GiB needed\n", free_bytes >> 20);
     return;
   }
   cublasHandle_t h;
@@ -416,71 +419,88 @@ void run_huge() {
     }
   };
   const float alpha = 0.75f;
+  // Through sgemm_tuned (entry -1), the tile's rows are the fewest of any entry's, so that
+  // whichever entry the selection picks, the leading dimension is past its bound.
+  sgemm_tune_kernels::SgemmTile least = table->kernels[0].shape.tile;
+  for (int i = 1; i < table->count; ++i) {
+    const sgemm_tune_kernels::SgemmTile &t = table->kernels[i].shape.tile;
+    least.BM = std::min(least.BM, t.BM);
+    least.BK = std::min(least.BK, t.BK);
+    least.WM = std::min(least.WM, t.WM);
+    least.BN = std::min(least.BN, t.BN);
+  }
   for (int entry = -1; entry < table->count; ++entry) {
-    // entry -1: through sgemm_tuned, sized for entry 0's tile.
-    const sgemm_tune_kernels::SgemmTile t = table->kernels[entry < 0 ? 0 : entry].shape.tile;
-    for (const char operand : {'A', 'B', 'C'}) {
-      // Rows of the operand inside one tile: BM of A, BK of B, WM of C (a warp's rows, whose
-      // offsets the epilogue keeps from the warp's corner).
-      const int tile_rows = operand == 'A' ? t.BM : operand == 'B' ? t.BK : t.WM;
-      const int huge_ld = round_up4(kIntMaxFloats / (tile_rows - 1) + 1);
-      const int M = operand == 'B' ? t.BM + 3 : tile_rows, N = t.BN + 5, K = operand == 'B' ? tile_rows : 2 * t.BK + 3;
-      const int lda = operand == 'A' ? huge_ld : K, ldb = operand == 'B' ? huge_ld : N,
-                ldc = operand == 'C' ? huge_ld : N;
-      for (const int splits : {1, 3})
-        for (const float beta : {0.0f, 0.5f}) {
-          if (entry < 0 && splits > 1) continue;  // the selection decides the split
-          const Strided a(M, K, lda), b(K, N, ldb), c(M, N, ldc);
-          const std::vector<float> ha = random_floats(std::size_t(M) * K, rng),
-                                   hb = random_floats(std::size_t(K) * N, rng);
-          const std::vector<float> start =
-              beta == 0.0f ? std::vector<float>(std::size_t(M) * N, NAN) : random_floats(std::size_t(M) * N, rng);
-          a.write(ha);
-          b.write(hb);
-          c.write(start);
-          // cuBLAS on dense copies: C^T = B^T A^T in column-major terms.
-          const Buffer da(ha.size()), db(hb.size()), dc(start.size());
-          da.write(ha);
-          db.write(hb);
-          dc.write(start);
-          CHECK_CUBLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, db.base, N, da.base, K, &beta,
-                                   dc.base, N));
-          std::string path;
-          cudaError_t status;
-          if (entry < 0) {
-            status = sgemm_tuned(Layout::RowMajor, Op::NoTrans, Op::NoTrans, M, N, K, alpha, a.base, lda, b.base, ldb,
-                                 beta, c.base, ldc);
-            sgemm_tune_runtime::Route route{};
-            CHECK(sgemm_tune_runtime::route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, Layout::RowMajor,
-                                            Op::NoTrans, Op::NoTrans, M, N, K, a.base, lda, b.base, ldb, c.base, ldc,
-                                            &route));
-            path = sgemm_tune_runtime::path_name(route.path);
-          } else {
-            const sgemm_tune_kernels::RowMajorGemm g = sgemm_tune_kernels::to_row_major(
-                Layout::RowMajor, Op::NoTrans, Op::NoTrans, M, N, K, alpha, a.base, lda, b.base, ldb, beta, c.base,
-                ldc);
-            status = launch_entry_edges(entry, g, splits, false, &path);
+    const sgemm_tune_kernels::SgemmTile t = entry < 0 ? least : table->kernels[entry].shape.tile;
+    for (const char operand : {'A', 'B', 'C'})
+      for (const bool aligned : {true, false}) {
+        // Rows of the operand inside one tile: BM of A, BK of B, WM of C (a warp's rows, whose
+        // offsets the epilogue keeps from the warp's corner). With every other size a multiple
+        // of 4 the rows are 16-byte aligned and the edge kernel's wide bodies run, whose
+        // interior stages and tiles would take the fast kernel's int offsets were the leading
+        // dimension not past their bound: the first tile lies inside M, N and K (for C a whole
+        // BM rows, so that its stores are not guarded anyway; for B two K slices, so that K
+        // splits). Odd sizes take the narrow bodies, guarded throughout.
+        const int tile_rows = operand == 'A' ? t.BM : operand == 'B' ? t.BK : t.WM;
+        const int huge_ld = round_up4(kIntMaxFloats / (tile_rows - 1) + 1);
+        const int odd = aligned ? 0 : 1;
+        const int M = operand == 'B' ? t.BM + 4 - odd : t.BM, N = t.BN + 4 + odd,
+                  K = operand == 'B' ? t.BK + 4 - odd : 2 * t.BK + 4 - odd;
+        const int lda = operand == 'A' ? huge_ld : K, ldb = operand == 'B' ? huge_ld : N,
+                  ldc = operand == 'C' ? huge_ld : N;
+        for (const int splits : {1, 3})
+          for (const float beta : {0.0f, 0.5f}) {
+            if (entry < 0 && splits > 1) continue;  // the selection decides the split
+            const Strided a(M, K, lda), b(K, N, ldb), c(M, N, ldc);
+            const std::vector<float> ha = random_floats(std::size_t(M) * K, rng),
+                                     hb = random_floats(std::size_t(K) * N, rng);
+            const std::vector<float> start =
+                beta == 0.0f ? std::vector<float>(std::size_t(M) * N, NAN) : random_floats(std::size_t(M) * N, rng);
+            a.write(ha);
+            b.write(hb);
+            c.write(start);
+            // cuBLAS on dense copies: C^T = B^T A^T in column-major terms.
+            const Buffer da(ha.size()), db(hb.size()), dc(start.size());
+            da.write(ha);
+            db.write(hb);
+            dc.write(start);
+            CHECK_CUBLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, db.base, N, da.base, K, &beta,
+                                     dc.base, N));
+            std::string path;
+            cudaError_t status;
+            if (entry < 0) {
+              status = sgemm_tuned(Layout::RowMajor, Op::NoTrans, Op::NoTrans, M, N, K, alpha, a.base, lda, b.base, ldb,
+                                   beta, c.base, ldc);
+              sgemm_tune_runtime::Route route{};
+              CHECK(sgemm_tune_runtime::route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, Layout::RowMajor,
+                                              Op::NoTrans, Op::NoTrans, M, N, K, a.base, lda, b.base, ldb, c.base, ldc,
+                                              &route));
+              path = sgemm_tune_runtime::path_name(route.path);
+            } else {
+              const sgemm_tune_kernels::RowMajorGemm g = sgemm_tune_kernels::to_row_major(
+                  Layout::RowMajor, Op::NoTrans, Op::NoTrans, M, N, K, alpha, a.base, lda, b.base, ldb, beta, c.base,
+                  ldc);
+              status = launch_entry_edges(entry, g, splits, false, &path);
+            }
+            CHECK(cudaDeviceSynchronize());
+            const std::vector<float> got = c.read(), want = dc.read();
+            double diff = 0, norm = 0;
+            std::size_t nonfinite = 0;
+            for (std::size_t i = 0; i < got.size(); ++i) {
+              if (!std::isfinite(got[i])) ++nonfinite;
+              const double d = double(got[i]) - want[i];
+              diff += d * d;
+              norm += double(want[i]) * want[i];
+            }
+            const double error = nonfinite ? INFINITY : norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
+            const std::size_t touched = a.touched_after_rows() + b.touched_after_rows() + c.touched_after_rows();
+            const bool ok = status == cudaSuccess && error < 1e-4 && touched == 0;
+            char buf[240];
+            std::snprintf(buf, sizeof buf,
+                          "case row NN %dx%dx%d huge=%c lds=%d,%d,%d beta=%g splits=%d %s err=%.1e outside=%zu path=%s",
+                          M, N, K, operand, lda, ldb, ldc, beta, splits, error_name(status).c_str(), error, touched,
+                          path.c_str());
+            report(ok, buf);
           }
-          CHECK(cudaDeviceSynchronize());
-          const std::vector<float> got = c.read(), want = dc.read();
-          double diff = 0, norm = 0;
-          std::size_t nonfinite = 0;
-          for (std::size_t i = 0; i < got.size(); ++i) {
-            if (!std::isfinite(got[i])) ++nonfinite;
-            const double d = double(got[i]) - want[i];
-            diff += d * d;
-            norm += double(want[i]) * want[i];
-          }
-          const double error = nonfinite ? INFINITY : norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
-          const std::size_t touched = a.touched_after_rows() + b.touched_after_rows() + c.touched_after_rows();
-          const bool ok = status == cudaSuccess && error < 1e-4 && touched == 0;
-          char buf[240];
-          std::snprintf(buf, sizeof buf,
-                        "case row NN %dx%dx%d huge=%c lds=%d,%d,%d beta=%g splits=%d %s err=%.1e outside=%zu path=%s",
-                        M, N, K, operand, lda, ldb, ldc, beta, splits, error_name(status).c_str(), error, touched,
-                        path.c_str());
-          report(ok, buf);
-        }
     }
   }
   CHECK_CUBLAS(cublasDestroy(h));
