@@ -164,18 +164,36 @@ struct Case {
 
 int round_up4(int v) { return (v + 3) / 4 * 4; }
 
+// The relative Frobenius error of results against cuBLAS's, element by element; infinite
+// once any result is not finite.
+struct RelativeError {
+  double diff = 0, norm = 0;
+  size_t nonfinite = 0;
+  void add(float got, float want) {
+    if (!std::isfinite(got)) ++nonfinite;
+    const double d = double(got) - want;
+    diff += d * d;
+    norm += double(want) * want;
+  }
+  double value() const { return nonfinite ? INFINITY : norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff); }
+};
+
 // INT_MAX, the largest offset in floats the fast kernel's int arithmetic holds.
 constexpr int kIntMaxFloats = 2147483647;
+
+// The header's tunings for the current GPU (null: none).
+const sgemm_tune_runtime::GpuTable *current_table() {
+  int device = 0;
+  CHECK(cudaGetDevice(&device));
+  return sgemm_tune_runtime::table_for_device(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, device).table;
+}
 
 // The edge kernel of entry `i` of this GPU's table (or its kernel of any operands, or the
 // operands packed first where `pack`), K split `splits` ways, chosen with route_choice and
 // launched as sgemm_tuned launches its routes.
 cudaError_t launch_entry_edges(int i, const sgemm_tune_kernels::RowMajorGemm &g, int splits, bool pack,
                                std::string *path) {
-  int device = 0;
-  CHECK(cudaGetDevice(&device));
-  const sgemm_tune_runtime::GpuTable *table =
-      sgemm_tune_runtime::table_for_device(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, device).table;
+  const sgemm_tune_runtime::GpuTable *table = current_table();
   if (table == nullptr || i >= table->count) return cudaErrorInvalidDevice;
   // A split into more parts than K has slices runs as one part a slice.
   const long long slices = sgemm_tune_kernels::detail::k_slices(g.K, table->kernels[i].shape.tile);
@@ -254,23 +272,19 @@ void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
       inside[at] = true;
       if (c.K == 0) want[at] = c.beta == 0.0f ? 0.0f : c.beta * start[at];
     }
-  double diff = 0, norm = 0;
-  size_t nonfinite = 0, touched = 0;
+  RelativeError error;
+  size_t touched = 0;
   for (size_t i = 0; i < out.size; ++i) {
     if (!inside[i]) {
       touched += std::memcmp(&got[i], &start[i], sizeof(float)) != 0;
       continue;
     }
-    if (!std::isfinite(got[i])) ++nonfinite;
-    const double d = double(got[i]) - want[i];
-    diff += d * d;
-    norm += double(want[i]) * want[i];
+    error.add(got[i], want[i]);
   }
-  const double error = nonfinite ? INFINITY : norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
-  const bool ok = status == cudaSuccess && error < 1e-4 && touched == 0;
+  const bool ok = status == cudaSuccess && error.value() < 1e-4 && touched == 0;
   char buf[200];
   std::snprintf(buf, sizeof buf, " lds=%d,%d,%d %s err=%.1e outside=%zu path=%s", lda, ldb, ldc,
-                error_name(status).c_str(), error, touched, path.c_str());
+                error_name(status).c_str(), error.value(), touched, path.c_str());
   report(ok, describe(c) + buf);
 }
 
@@ -306,10 +320,7 @@ void run_edges() {
   cublasHandle_t h;
   CHECK_CUBLAS(cublasCreate(&h));
   std::mt19937 rng(12);
-  int device = 0;
-  CHECK(cudaGetDevice(&device));
-  const sgemm_tune_runtime::GpuTable *table =
-      sgemm_tune_runtime::table_for_device(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, device).table;
+  const sgemm_tune_runtime::GpuTable *table = current_table();
   if (table == nullptr) {
     report(false, "edges: the header has no table for this GPU");
     CHECK_CUBLAS(cublasDestroy(h));
@@ -373,10 +384,7 @@ void run_huge() {
   cublasHandle_t h;
   CHECK_CUBLAS(cublasCreate(&h));
   std::mt19937 rng(13);
-  int device = 0;
-  CHECK(cudaGetDevice(&device));
-  const sgemm_tune_runtime::GpuTable *table =
-      sgemm_tune_runtime::table_for_device(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, device).table;
+  const sgemm_tune_runtime::GpuTable *table = current_table();
   if (table == nullptr) {
     report(false, "huge: the header has no table for this GPU");
     CHECK_CUBLAS(cublasDestroy(h));
@@ -483,22 +491,15 @@ void run_huge() {
             }
             CHECK(cudaDeviceSynchronize());
             const std::vector<float> got = c.read(), want = dc.read();
-            double diff = 0, norm = 0;
-            std::size_t nonfinite = 0;
-            for (std::size_t i = 0; i < got.size(); ++i) {
-              if (!std::isfinite(got[i])) ++nonfinite;
-              const double d = double(got[i]) - want[i];
-              diff += d * d;
-              norm += double(want[i]) * want[i];
-            }
-            const double error = nonfinite ? INFINITY : norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
+            RelativeError error;
+            for (std::size_t i = 0; i < got.size(); ++i) error.add(got[i], want[i]);
             const std::size_t touched = a.touched_after_rows() + b.touched_after_rows() + c.touched_after_rows();
-            const bool ok = status == cudaSuccess && error < 1e-4 && touched == 0;
+            const bool ok = status == cudaSuccess && error.value() < 1e-4 && touched == 0;
             char buf[240];
             std::snprintf(buf, sizeof buf,
                           "case row NN %dx%dx%d huge=%c lds=%d,%d,%d beta=%g splits=%d %s err=%.1e outside=%zu path=%s",
-                          M, N, K, operand, lda, ldb, ldc, beta, splits, error_name(status).c_str(), error, touched,
-                          path.c_str());
+                          M, N, K, operand, lda, ldb, ldc, beta, splits, error_name(status).c_str(), error.value(),
+                          touched, path.c_str());
             report(ok, buf);
           }
     }
