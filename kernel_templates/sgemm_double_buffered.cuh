@@ -72,6 +72,18 @@ __device__ __forceinline__ void cp_async4_zfill(float *smem_dst, const float *gm
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(addr), "l"(gmem_src), "r"(inside ? 4 : 0));
 }
 
+// Four floats, all inside the operand, into shared memory: one 16-byte copy, or where
+// NARROW (rows not 16-byte aligned) four 4-byte ones.
+template <bool NARROW>
+__device__ __forceinline__ void cp_async16_or_4x(float *smem_dst, const float *gmem_src) {
+  if constexpr (NARROW) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) cp_async4_zfill(smem_dst + j, gmem_src + j, true);
+  } else {
+    cp_async16(smem_dst, gmem_src);
+  }
+}
+
 // The four floats at (row, col .. col + 3) of a row-major matrix X (rows ld floats apart)
 // into shared memory at dst, zeros at or past `rows` and `cols`: one 16-byte copy when `vec`
 // (the rows are 16-byte aligned), else four 4-byte ones. X stands in as the valid address
@@ -368,8 +380,9 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   const bool transC = kEdges && (operands & kOperandTransC);
   const bool vec = kAny ? !(operands & kOperandScalar) : !kBodyNarrow;
   const bool vecC = !kEdges || !(operands & kOperandScalar);
-  // The wide edge bodies copy a stage that lies wholly inside M x K and K x N, and store a
-  // tile inside M x N, as the fast kernel does: unguarded, addresses from the tile's base.
+  // The edge bodies copy a stage that lies wholly inside M x K and K x N, and store a tile
+  // inside M x N, as the fast kernel does: unguarded, addresses from the tile's base (the
+  // narrow bodies' copies 4 bytes at a time, their stores guarded, since their C is).
   // Only the stage holding K's remainder, A's stages in blocks whose tile crosses M and B's
   // in blocks whose tile crosses N take the guarded copies, and only tiles crossing M or N
   // the guarded stores, so a shape that is not whole tiles runs its interior closer to the fast
@@ -381,7 +394,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // The fast kernel's code keeps a row index times a leading dimension in an int
   // (leading_dimensions_fit_tile); the edge kernel takes any leading dimension, so larger
   // ones keep the guarded code, whose offsets are 64-bit, everywhere.
-  const bool fastInterior = kEdges && !kAny && !kBodyNarrow && leading_dimensions_fit_tile(kTile, lda, ldb, ldc);
+  const bool fastInterior = kEdges && !kAny && leading_dimensions_fit_tile(kTile, lda, ldb, ldc);
   if (kEdges && (operands & kOperandScalePass)) {
     detail::scale_tile<BM, BN, NUM_THREADS>(M, N, beta, C, ldc, transC);
     return;
@@ -470,12 +483,21 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
         for (int pass = 0; pass < A_PASSES; ++pass) {
           int k, m;
           transposedAPlace(pass, k, m);
-          detail::cp_async16(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)],
-                             &src[static_cast<long long>(k) * lda + m]);
+          detail::cp_async16_or_4x<kBodyNarrow>(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)],
+                                                &src[static_cast<long long>(k) * lda + m]);
         }
         return;
       }
       const float *src = aTile + tile * BK;
+      if constexpr (kBodyNarrow) {
+        // Rows not 16-byte aligned: four 4-byte loads, still unguarded.
+#pragma unroll
+        for (int pass = 0; pass < A_PASSES; ++pass) {
+          const float *p = &src[(innerRowA + pass * ROW_STRIDE_A) * lda + innerColA * 4];
+          aFrag[pass] = make_float4(p[0], p[1], p[2], p[3]);
+        }
+        return;
+      }
 #pragma unroll
       for (int pass = 0; pass < A_PASSES; ++pass)
         aFrag[pass] = reinterpret_cast<const float4 *>(
@@ -534,7 +556,8 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 #pragma unroll
       for (int pass = 0; pass < B_PASSES; ++pass) {
         const int row = innerRowB + pass * ROW_STRIDE_B;
-        detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * ldb + innerColB * 4]);
+        detail::cp_async16_or_4x<kBodyNarrow>(&sgemm_smem[dst + row * BN + innerColB * 4],
+                                              &src[row * ldb + innerColB * 4]);
       }
     };
     // A transposed B's tile `tile`, landed as it lies, turned into stage 0's rows of BN, a
