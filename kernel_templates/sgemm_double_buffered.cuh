@@ -26,8 +26,8 @@
 // leading dimension past the fast kernel's int offsets). sgemm_double_buffered_any is the same for any
 // operands: its last argument, `operands` (kOperand* in sgemm_tile_rules.h), says how A, B
 // and C lie: transposed or not (a transposed A is copied as it lies, with no transposing
-// store; a transposed B is copied as it lies and turned round in shared memory; C may be
-// written transposed), and whether every row is 16-byte aligned (else all accesses are 4 bytes
+// store; a transposed B goes through registers and is stored across; C may be written
+// transposed), and whether every row is 16-byte aligned (else all accesses are 4 bytes
 // wide). The edge kernel reads A's transposition and whether A's or B's rows are aligned
 // (kOperandNarrowAB; a body compiled for each of the four, chosen once per block), C's
 // bits (transposed, unaligned) and the scale pass's: its B must be plain
@@ -70,18 +70,6 @@ __device__ __forceinline__ void cp_async16_zfill(float *smem_dst, const float *g
 __device__ __forceinline__ void cp_async4_zfill(float *smem_dst, const float *gmem_src, bool inside) {
   const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(smem_dst));
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(addr), "l"(gmem_src), "r"(inside ? 4 : 0));
-}
-
-// Four floats, all inside the operand, into shared memory: one 16-byte copy, or where
-// NARROW (rows not 16-byte aligned) four 4-byte ones.
-template <bool NARROW>
-__device__ __forceinline__ void cp_async16_or_4x(float *smem_dst, const float *gmem_src) {
-  if constexpr (NARROW) {
-#pragma unroll
-    for (int j = 0; j < 4; ++j) cp_async4_zfill(smem_dst + j, gmem_src + j, true);
-  } else {
-    cp_async16(smem_dst, gmem_src);
-  }
 }
 
 // The four floats at (row, col .. col + 3) of a row-major matrix X (rows ld floats apart)
@@ -235,17 +223,6 @@ __device__ __forceinline__ bool span_inside(int index, int extent) {
   return (index + 1) * SIZE <= extent;
 }
 
-// Where float4 c of row n of a transposed B's tile lies as copied (rows of BK floats, before
-// it is turned round): the row's float4s rotated by one for every 128 bytes of rows before
-// it, so that the 8 threads of one phase of a 16-byte shared access (consecutive rows, the
-// same c) meet 8 different groups of banks (2 without, at BK = 16).
-template <int BK>
-__device__ __forceinline__ int staged_b_offset(int n, int c) {
-  constexpr int kChunks = BK / 4;
-  constexpr int kRowsPerLine = kChunks >= 8 ? 1 : 8 / kChunks;
-  return n * BK + ((c + n / kRowsPerLine) % kChunks) * 4;
-}
-
 // threadResults += a * b^T for a thread's ROWS A values and COLS B values, row by row.
 // Each A value meets all the B values in a row, and odd rows walk them backwards, so that
 // consecutive FFMAs always share an operand, which the operand reuse cache then supplies
@@ -380,9 +357,8 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   const bool transC = kEdges && (operands & kOperandTransC);
   const bool vec = kAny ? !(operands & kOperandScalar) : !kBodyNarrow;
   const bool vecC = !kEdges || !(operands & kOperandScalar);
-  // The edge bodies copy a stage that lies wholly inside M x K and K x N, and store a tile
-  // inside M x N, as the fast kernel does: unguarded, addresses from the tile's base (the
-  // narrow bodies' copies 4 bytes at a time, their stores guarded, since their C is).
+  // The wide edge bodies copy a stage that lies wholly inside M x K and K x N, and store a
+  // tile inside M x N, as the fast kernel does: unguarded, addresses from the tile's base.
   // Only the stage holding K's remainder, A's stages in blocks whose tile crosses M and B's
   // in blocks whose tile crosses N take the guarded copies, and only tiles crossing M or N
   // the guarded stores, so a shape that is not whole tiles runs its interior closer to the fast
@@ -394,7 +370,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // The fast kernel's code keeps a row index times a leading dimension in an int
   // (leading_dimensions_fit_tile); the edge kernel takes any leading dimension, so larger
   // ones keep the guarded code, whose offsets are 64-bit, everywhere.
-  const bool fastInterior = kEdges && !kAny && leading_dimensions_fit_tile(kTile, lda, ldb, ldc);
+  const bool fastInterior = kEdges && !kAny && !kBodyNarrow && leading_dimensions_fit_tile(kTile, lda, ldb, ldc);
   if (kEdges && (operands & kOperandScalePass)) {
     detail::scale_tile<BM, BN, NUM_THREADS>(M, N, beta, C, ldc, transC);
     return;
@@ -415,6 +391,8 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   const int innerColB = threadIdx.x % (BN / 4);
   constexpr int ROW_STRIDE_B = NUM_THREADS / (BN / 4);
   constexpr int B_PASSES = BK / ROW_STRIDE_B;
+  // A transposed B's float4s in flight at once (storeB).
+  constexpr int B_ROUND = B_PASSES < 2 ? B_PASSES : 2;
 
   float4 aFrag[A_PASSES];
   float threadResults[WMITER * TM * WNITER * TN];
@@ -447,13 +425,6 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
       k = kWholeRows ? static_cast<int>(threadIdx.x / (BM / 4)) + pass * (NUM_THREADS / (BM / 4)) : f / (BM / 4);
       m = kWholeRows ? static_cast<int>(threadIdx.x % (BM / 4)) * 4 : (f % (BM / 4)) * 4;
     };
-    // Where a thread's float4 `pass` of a stage of a transposed B (stored N x K) lies: row n
-    // of the tile's BN, float4 c of the row's BK / 4, consecutive threads along N.
-    auto transposedBPlace = [&](int pass, int &n, int &c) {
-      const int f = threadIdx.x + pass * NUM_THREADS;
-      n = f % BN;
-      c = f / BN;
-    };
     // A goes global -> registers -> shared (transposed); the two halves are kept apart so
     // that the compute of one tile covers the global latency of the next. A transposed A
     // already lies as the stage wants it: a copy, like B's, into `stage`.
@@ -483,21 +454,12 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
         for (int pass = 0; pass < A_PASSES; ++pass) {
           int k, m;
           transposedAPlace(pass, k, m);
-          detail::cp_async16_or_4x<kBodyNarrow>(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)],
-                                                &src[static_cast<long long>(k) * lda + m]);
+          detail::cp_async16(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)],
+                             &src[static_cast<long long>(k) * lda + m]);
         }
         return;
       }
       const float *src = aTile + tile * BK;
-      if constexpr (kBodyNarrow) {
-        // Rows not 16-byte aligned: four 4-byte loads, still unguarded.
-#pragma unroll
-        for (int pass = 0; pass < A_PASSES; ++pass) {
-          const float *p = &src[(innerRowA + pass * ROW_STRIDE_A) * lda + innerColA * 4];
-          aFrag[pass] = make_float4(p[0], p[1], p[2], p[3]);
-        }
-        return;
-      }
 #pragma unroll
       for (int pass = 0; pass < A_PASSES; ++pass)
         aFrag[pass] = reinterpret_cast<const float4 *>(
@@ -516,33 +478,11 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
       }
     };
     // B keeps its orientation, so it is a byte copy: cp.async, no registers. A transposed
-    // B (stored N x K) is copied as it lies too, its BN rows of BK floats (rows BK floats
-    // apart, each row's float4s rotated by detail::staged_b_offset), through the same cp.async
-    // pipeline, and turned round in shared memory once it has landed, just before it is read
-    // (turnB). Its stages then play two parts: stage 0 holds the turned tile that the
-    // fragments read, and the tiles in flight land in stages 1 .. STAGES-1 in turn
-    // (transposedBLanding). Nothing is held in registers through the multiplies, and the
-    // loads' latency is hidden as A's and B's are. (Loading a transposed B through registers
-    // after the multiplies, two float4s at a time, left that latency exposed once per pair:
-    // this kernel ran 1.5 to 1.7 times the edge kernel's time; holding them through the
-    // multiplies, as A's are, spilled the tiles tuned near 255 registers: bench/NOTES.md.)
-    auto transposedBLanding = [&](int tile) { return B_BASE + (1 + tile % (STAGES - 1)) * B_STAGE; };
+    // B (stored N x K) goes through registers like A, read along K and stored across.
     auto copyB = [&](int tile, int stage) {
       const float *src = bTile + static_cast<long long>(tile) * BK * ldb;
       const int dst = B_BASE + stage * B_STAGE;
-      if (transB) {
-        const int landing = transposedBLanding(tile);
-        // Rolled: unrolled, the passes' addresses were kept live through the K loop (up to 59
-        // more registers, NVRTC sm_90); cp.async does not wait, so the loop costs little.
-#pragma unroll 1
-        for (int pass = 0; pass < B_PASSES; ++pass) {
-          int n, c;
-          transposedBPlace(pass, n, c);
-          detail::cp_async4x_guarded(&sgemm_smem[landing + detail::staged_b_offset<BK>(n, c)], B, ldb,
-                                     tileCol * BN + n, (kBegin + tile) * BK + c * 4, N, K, vec);
-        }
-        return;
-      }
+      if (transB) return;  // storeB reads it
       if (kEdges && !unguarded(tile, colsInside)) {
         // Past K or N: zeros, read from nowhere.
 #pragma unroll
@@ -556,26 +496,41 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 #pragma unroll
       for (int pass = 0; pass < B_PASSES; ++pass) {
         const int row = innerRowB + pass * ROW_STRIDE_B;
-        detail::cp_async16_or_4x<kBodyNarrow>(&sgemm_smem[dst + row * BN + innerColB * 4],
-                                              &src[row * ldb + innerColB * 4]);
+        detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * ldb + innerColB * 4]);
       }
     };
-    // A transposed B's tile `tile`, landed as it lies, turned into stage 0's rows of BN, a
-    // float4 at a time: four stores across, consecutive threads in consecutive banks. Called
-    // between barriers: the one before makes every thread's copies visible and stage 0 free
-    // (its fragments all read), the one after makes the stores visible. The loop stays
-    // rolled, so that the float4s in flight take no more registers than one.
-    auto turnB = [&](int tile) {
-      const int landing = transposedBLanding(tile);
+    // A transposed B (stored N x K) is read along K and stored across, after the stage's
+    // multiplies, B_ROUND float4s at a time, in a loop the compiler keeps rolled. Holding a
+    // whole stage's float4s through the multiplies, as A's are, took up to 64 more registers
+    // for every operand layout (the layout is known only at run time) and spilled the tiles
+    // tuned near 255; rounds of the fragments' size, unrolled, still took 13 to 33 more
+    // (nvcc, sm_90: bench/NOTES.md). The latency of these loads is exposed; only products
+    // with B transposed and A not pay it.
+    auto storeB = [&](int tile, int stage) {
+      if (!transB) return;
+      const int dst = B_BASE + stage * B_STAGE;
 #pragma unroll 1
-      for (int pass = 0; pass < B_PASSES; ++pass) {
-        int n, c;
-        transposedBPlace(pass, n, c);
-        const float4 v = reinterpret_cast<const float4 *>(&sgemm_smem[landing + detail::staged_b_offset<BK>(n, c)])[0];
-        sgemm_smem[B_BASE + (c * 4 + 0) * BN + n] = v.x;
-        sgemm_smem[B_BASE + (c * 4 + 1) * BN + n] = v.y;
-        sgemm_smem[B_BASE + (c * 4 + 2) * BN + n] = v.z;
-        sgemm_smem[B_BASE + (c * 4 + 3) * BN + n] = v.w;
+      for (int first = 0; first < B_PASSES; first += B_ROUND) {
+        float4 v[B_ROUND];
+#pragma unroll
+        for (int j = 0; j < B_ROUND; ++j) {
+          // Float4 f of the BN x BK / 4 tile of B's rows: consecutive threads along N, so
+          // that the stores across K land in consecutive banks.
+          const int f = threadIdx.x + (first + j) * NUM_THREADS;
+          if (first + j < B_PASSES)
+            v[j] = detail::load4_guarded(B, ldb, tileCol * BN + f % BN, (kBegin + tile) * BK + (f / BN) * 4, N, K,
+                                         vec);
+        }
+#pragma unroll
+        for (int j = 0; j < B_ROUND; ++j) {
+          const int f = threadIdx.x + (first + j) * NUM_THREADS;
+          const int n = f % BN, k = (f / BN) * 4;
+          if (first + j >= B_PASSES) continue;
+          sgemm_smem[dst + (k + 0) * BN + n] = v[j].x;
+          sgemm_smem[dst + (k + 1) * BN + n] = v[j].y;
+          sgemm_smem[dst + (k + 2) * BN + n] = v[j].z;
+          sgemm_smem[dst + (k + 3) * BN + n] = v[j].w;
+        }
       }
     };
     // The fragments of step k of the stage at (as, bs) into fragment set `set`.
@@ -591,15 +546,12 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
         loadA(s, s);
         storeA(s);
         copyB(s, s);
+        storeB(s, s);
       }
       detail::cp_async_commit();
     }
     detail::cp_async_wait<STAGES - 2>();
     __syncthreads();
-    if (transB) {
-      turnB(0);
-      __syncthreads();
-    }
 
     int readStage = 0;
     int writeStage = STAGES - 1;
@@ -614,7 +566,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
       detail::cp_async_commit();
 
       const int as = readStage * A_STAGE;
-      const int bs = transB ? B_BASE : B_BASE + readStage * B_STAGE;
+      const int bs = B_BASE + readStage * B_STAGE;
       if (PREFETCH) loadFragments(0, as, bs, 0);
       // The K steps of a stage unrolled 8 at a time, not all BK: a fully unrolled stage of
       // 128 FFMAs a step outgrew the instruction cache (ncu: no_instruction stalls), and
@@ -637,14 +589,13 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
         detail::multiply_fragments<WMITER * TM, WNITER * TN>(threadResults, regM[set], regN[set]);
       }
 
-      if (hasLoad) storeA(writeStage);
+      if (hasLoad) {
+        storeA(writeStage);
+        storeB(tileIdx + STAGES - 1, writeStage);
+      }
       if (tileIdx + 1 < numTiles) {
         detail::cp_async_wait<STAGES - 2>();
         __syncthreads();
-        if (transB) {
-          turnB(tileIdx + 1);
-          __syncthreads();
-        }
       }
       // Counters rather than XOR: the ring has STAGES slots, not two.
       readStage = readStage + 1 == STAGES ? 0 : readStage + 1;
