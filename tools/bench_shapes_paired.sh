@@ -5,8 +5,9 @@
 # kernel_templates/ is measured with: tunings differ from run to run (a new tuning moves the
 # random set's figure by several points), a shared database does not.
 #   OUT=/tmp/out BASE=/path/to/base-tree DB=shapes.db tools/bench_shapes_paired.sh
-# BASE: a source tree of the version to compare against (git archive of a commit; its
-# sgemm_tile_rules.h must equal this tree's, which the emit checks). DB: a database tuned
+# BASE: a source tree of the version to compare against (tools/pack_for_device.sh --base
+# COMMIT writes one into .device/base; its sgemm_tile_rules.h must equal this tree's, which
+# the emit checks). DB: a database tuned
 # by this version (tools/bench_shapes.sh leaves one in its OUT). ROUNDS (default 2) rounds of
 # seeds SEEDS (default "1 2"), COUNT (default 48), BIN (default .device).
 # Both headers are emitted --from-source (nvcc compiles every kernel of both versions): the
@@ -20,6 +21,11 @@ set -uo pipefail
 : "${BASE:?set BASE to the source tree to compare against}"
 : "${DB:?set DB to a database this version tuned}"
 OUT=$(realpath -m "$OUT")
+# Checked before anything is built or run, so that a GPU machine's time is not spent on a
+# base that cannot build (tools/pack_for_device.sh --base COMMIT writes a complete one).
+for need in CMakeLists.txt cmake kernel_templates tools/bench_shapes tools/example; do
+  [[ -e "$BASE/$need" ]] || { echo "BASE=$BASE lacks $need: write it with tools/pack_for_device.sh --base COMMIT"; exit 1; }
+done
 BASE=$(realpath "$BASE")
 DB=$(realpath "$DB")
 cd "$(dirname "$0")/.."
@@ -43,8 +49,14 @@ build() {
     { tail -20 "$OUT/paired-$version-build.log"; return 1; }
 }
 mkdir -p "$work/base" "$work/new"
-build base "$BASE/kernel_templates" "$BASE" || { echo "the base version did not build"; exit 1; }
-build new kernel_templates . || { echo "this version did not build"; exit 1; }
+# The two builds at once: each is mostly one nvcc compiling every kernel of its header, on
+# one core, and they write to folders of their own.
+build base "$BASE/kernel_templates" "$BASE" &
+base_build=$!
+build new kernel_templates . &
+new_build=$!
+wait "$base_build" || { echo "the base version did not build"; exit 1; }
+wait "$new_build" || { echo "this version did not build"; exit 1; }
 
 rc=0
 for round in $(seq 1 "$ROUNDS"); do

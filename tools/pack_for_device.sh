@@ -1,11 +1,28 @@
 #!/usr/bin/env bash
 # Strips the tuner and the GPU tests from build/ into .device/, small enough to carry to a
 # GPU machine (the full build folder is not). .device/ is ignored by git.
+#   tools/pack_for_device.sh [--base COMMIT]
+# --base COMMIT also writes .device/base: that commit's kernels and the programs built on
+# them (what tools/bench_shapes_paired.sh compares this tree against, BASE=.device/base),
+# and nothing else, so that the carried folder stays small.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+base=""
+if [[ "${1:-}" == "--base" ]]; then
+  base=${2:?--base needs a commit}
+  git rev-parse --verify --quiet "$base^{commit}" >/dev/null || { echo "no commit $base" >&2; exit 1; }
+fi
 mkdir -p .device
 strip -o .device/sgemm-tune build/tuner/sgemm-tune
 strip -o .device/sgemm_tune_gpu_tests build/tests/sgemm_tune_gpu_tests
 # The GPU machine gets no .git: the commit travels in a file, and logs name it.
 echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench' 2>/dev/null || echo ' plus uncommitted changes')" >.device/COMMIT
+if [[ -n "$base" ]]; then
+  rm -rf .device/base
+  mkdir -p .device/base
+  # The kernels-only build of the tree (CMakeLists.txt, cmake/) and the programs the paired
+  # benchmark builds with it; tools/bench_shapes includes tools/example's CUDA checks.
+  git archive "$base" CMakeLists.txt cmake kernel_templates tools/bench_shapes tools/example | tar x -C .device/base
+  git rev-parse --short "$base" >.device/base/COMMIT
+fi
 ls -la .device
