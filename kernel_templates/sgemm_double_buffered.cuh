@@ -93,24 +93,6 @@ __device__ __forceinline__ void cp_async4x_guarded(float *smem_dst, const float 
   }
 }
 
-// The narrow bodies' copy of four floats of row `row` of a row-major matrix X: columns col +
-// j * spread (j = 0 .. 3) into smem_dst + j * spread, 4 bytes each, zeros at or past `rows`
-// and `cols`. A thread's four floats lie `spread` apart, not next to each other, so that
-// each of the four copy instructions of a warp reads consecutive floats and writes
-// consecutive banks: four consecutive floats a thread took the same bank as three other
-// threads' (4-way conflicts on every copy) and a quarter of every sector each instruction
-// read.
-__device__ __forceinline__ void cp_async4_spread_guarded(float *smem_dst, const float *__restrict__ X, int ld,
-                                                         int row, int col, int spread, int rows, int cols) {
-  const bool rowInside = row < rows;
-  const float *p = X + static_cast<long long>(row) * ld + col;
-#pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    const bool inside = rowInside && col + j * spread < cols;
-    cp_async4_zfill(smem_dst + j * spread, inside ? p + j * spread : X, inside);
-  }
-}
-
 // The four floats at (row, col) of a row-major matrix (rows ld floats apart), zeros at or
 // past `rows` and `cols`: one vector load when all four are inside and `vec` says the rows
 // are 16-byte aligned, else one scalar load per element inside.
@@ -453,15 +435,8 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
           for (int pass = 0; pass < A_PASSES; ++pass) {
             int k, m;
             transposedAPlace(pass, k, m);
-            if (vec) {
-              detail::cp_async4x_guarded(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)], A, lda,
-                                         (kBegin + tile) * BK + k, tileRow * BM + m, K, M, true);
-            } else {
-              // Float m / 4 of the row and every BM / 4 after it: within a row of the
-              // stage, tile_a_offset is the row's start plus m.
-              detail::cp_async4_spread_guarded(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m / 4)], A,
-                                               lda, (kBegin + tile) * BK + k, tileRow * BM + m / 4, BM / 4, K, M);
-            }
+            detail::cp_async4x_guarded(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)], A, lda,
+                                       (kBegin + tile) * BK + k, tileRow * BM + m, K, M, vec);
           }
         } else {
 #pragma unroll
@@ -513,12 +488,8 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 #pragma unroll
         for (int pass = 0; pass < B_PASSES; ++pass) {
           const int row = innerRowB + pass * ROW_STRIDE_B;
-          if (vec)
-            detail::cp_async4x_guarded(&sgemm_smem[dst + row * BN + innerColB * 4], B, ldb,
-                                       (kBegin + tile) * BK + row, tileCol * BN + innerColB * 4, K, N, true);
-          else  // float innerColB of the row and every BN / 4 after it
-            detail::cp_async4_spread_guarded(&sgemm_smem[dst + row * BN + innerColB], B, ldb,
-                                             (kBegin + tile) * BK + row, tileCol * BN + innerColB, BN / 4, K, N);
+          detail::cp_async4x_guarded(&sgemm_smem[dst + row * BN + innerColB * 4], B, ldb, (kBegin + tile) * BK + row,
+                                     tileCol * BN + innerColB * 4, K, N, vec);
         }
         return;
       }
