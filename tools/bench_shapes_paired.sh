@@ -98,9 +98,22 @@ def rows(path):
     for line in open(path):
         w = line.split()
         if len(w) >= 19 and w[0].isdigit() and w[16] == "ok":
-            out[int(w[0])] = (w[1], "%s %s %sx%sx%s" % (w[2], w[3], w[4], w[5], w[6]), float(w[11]))
+            out[int(w[0])] = (w[1], "%s %s %sx%sx%s" % (w[2], w[3], w[4], w[5], w[6]), float(w[11]), kernel_of(w))
     return out
+# The kernel a problem ran on, from its path (tuned-edge-cubin, tuned-any-source, ...): a
+# change to one kernel shows in its group, and the other groups are its control. The edge
+# kernel's narrow bodies serve rows of A or B that are not 16-byte aligned (lda or ldb not a
+# multiple of 4, or an offset pointer).
+def kernel_of(w):
+    lda, ldb, off, path = int(w[7]), int(w[8]), int(w[10]), w[17]
+    for kind in ("any", "packed"):
+        if "-%s-" % kind in path:
+            return "kernel of any operands" if kind == "any" else "packed, then the edge kernel"
+    if "-edge-" in path:
+        return "edge kernel, narrow bodies" if lda % 4 or ldb % 4 or off % 4 else "edge kernel, wide bodies"
+    return "fast kernel" if path.startswith("tuned-") else path
 ratios = {}
+by_kernel = {}
 for base_log in sorted(glob.glob(os.path.join(sys.argv[1], "paired-base-seed*-round*.txt"))):
     new_log = base_log.replace("paired-base-", "paired-new-")
     if not os.path.exists(new_log):
@@ -112,6 +125,7 @@ for base_log in sorted(glob.glob(os.path.join(sys.argv[1], "paired-base-seed*-ro
             group, label = base[k][0], base[k][1]
             key = (group, label if group != "random" else "seed%s#%d" % (seed, k))
             ratios.setdefault(key, []).append(base[k][2] / new[k][2])
+            by_kernel.setdefault(new[k][3], []).append(base[k][2] / new[k][2])
             # Problems of a few microseconds move by a few percent from run to run.
             if group == "random" and base[k][2] >= 0.05:
                 ratios.setdefault(("random, 50 us or more", key[1]), []).append(base[k][2] / new[k][2])
@@ -120,6 +134,9 @@ for group in ("random", "random, 50 us or more", "suite", "named"):
     r = [x for (g, _), v in ratios.items() if g == group for x in v]
     if r:
         print("  %s: geometric mean %.3f over %d timings" % (group, math.exp(sum(map(math.log, r)) / len(r)), len(r)))
+print("all rounds, by the kernel the new version ran each problem on:")
+for kernel, r in sorted(by_kernel.items()):
+    print("  %s: geometric mean %.3f over %d timings" % (kernel, math.exp(sum(map(math.log, r)) / len(r)), len(r)))
 for (group, label), v in sorted(ratios.items()):
     if not group.startswith("random"):
         print("  %-6s %-22s %s" % (group, label, " ".join("%.3f" % x for x in v)))
