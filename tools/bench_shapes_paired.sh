@@ -28,7 +28,7 @@ for need in CMakeLists.txt cmake kernel_templates tools/bench_shapes tools/examp
 done
 BASE=$(realpath "$BASE")
 DB=$(realpath "$DB")
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
 BIN=${BIN:-.device}
 ROUNDS=${ROUNDS:-2}
@@ -51,12 +51,20 @@ build() {
 mkdir -p "$work/base" "$work/new"
 # The two builds at once: each is mostly one nvcc compiling every kernel of its header, on
 # one core, and they write to folders of their own.
+# Builds still running when the script ends (a failure, or a caller's timeout) are stopped.
+trap 'kill $(jobs -p) 2>/dev/null' EXIT
 build base "$BASE/kernel_templates" "$BASE" &
 base_build=$!
 build new kernel_templates . &
 new_build=$!
-wait "$base_build" || { echo "the base version did not build"; exit 1; }
-wait "$new_build" || { echo "this version did not build"; exit 1; }
+wait "$base_build"
+base_rc=$?
+wait "$new_build"
+new_rc=$?
+[[ $base_rc -eq 0 ]] || echo "the base version did not build"
+[[ $new_rc -eq 0 ]] || echo "this version did not build"
+[[ $base_rc -eq 0 && $new_rc -eq 0 ]] || exit 1
+echo "base: $BASE ($(cat "$BASE/COMMIT" 2>/dev/null || echo "commit not recorded"))"
 
 rc=0
 for round in $(seq 1 "$ROUNDS"); do
@@ -109,7 +117,7 @@ def kernel_of(w):
     for kind in ("any", "packed"):
         if "-%s-" % kind in path:
             return "kernel of any operands" if kind == "any" else "packed, then the edge kernel"
-    if "-edge-" in path:
+    if "edge" in path:  # tuned-edge-*, and default-edge (the seed tile's edge kernel)
         return "edge kernel, narrow bodies" if lda % 4 or ldb % 4 or off % 4 else "edge kernel, wide bodies"
     return "fast kernel" if path.startswith("tuned-") else path
 ratios = {}
