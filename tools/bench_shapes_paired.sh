@@ -14,6 +14,8 @@
 # database's machine code was compiled from this version's template, and emit ships none
 # for the base's, whose fingerprint differs; NVRTC and nvcc allocate registers differently,
 # so mixing the two would compare compilers as well as versions.
+# CUDA_ARCHITECTURES (default: the GPU in hand) and BUILD_ONLY=1 (build both versions, run
+# nothing) check both builds on a machine without a GPU.
 # Writes $OUT/paired-{base,new}-seed*-round*.txt and prints each set's geometric mean per run.
 # Odd rounds run the base first, even rounds the new version.
 set -uo pipefail
@@ -44,7 +46,8 @@ build() {
     >"$OUT/paired-$version-emit.txt" 2>&1 || { cat "$OUT/paired-$version-emit.txt"; return 1; }
   rm -rf "$work/$version/build"
   { cmake -S "$tree/tools/bench_shapes" -B "$work/$version/build" -G Ninja \
-      -DSGEMM_TUNED_HEADER="$work/$version/sgemm_tuned.h" &&
+      -DSGEMM_TUNED_HEADER="$work/$version/sgemm_tuned.h" \
+      ${CUDA_ARCHITECTURES:+-DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHITECTURES"} &&
       cmake --build "$work/$version/build"; } >"$OUT/paired-$version-build.log" 2>&1 ||
     { tail -20 "$OUT/paired-$version-build.log"; return 1; }
 }
@@ -65,6 +68,12 @@ new_rc=$?
 [[ $new_rc -eq 0 ]] || echo "this version did not build"
 [[ $base_rc -eq 0 && $new_rc -eq 0 ]] || exit 1
 echo "base: $BASE ($(cat "$BASE/COMMIT" 2>/dev/null || echo "commit not recorded"))"
+# BUILD_ONLY=1: stop here. On a machine without a GPU (CUDA_ARCHITECTURES=90, say), so that a
+# base or a change that does not build is found before a GPU machine's time is spent on it.
+if [[ "${BUILD_ONLY:-0}" == 1 ]]; then
+  echo "both versions built"
+  exit 0
+fi
 
 rc=0
 for round in $(seq 1 "$ROUNDS"); do
