@@ -317,15 +317,14 @@ void run_cases() {
 // rows 16-byte aligned (the least leading dimensions rounded up to multiples of 4) or not
 // (padded by 3, operands one float in), K whole or split 3 ways.
 void run_edges() {
-  cublasHandle_t h;
-  CHECK_CUBLAS(cublasCreate(&h));
-  std::mt19937 rng(12);
   const sgemm_tune_runtime::GpuTable *table = current_table();
   if (table == nullptr) {
     report(false, "edges: the header has no table for this GPU");
-    CHECK_CUBLAS(cublasDestroy(h));
     return;
   }
+  cublasHandle_t h;
+  CHECK_CUBLAS(cublasCreate(&h));
+  std::mt19937 rng(12);
   struct Shape {
     int M, N, K;
   };
@@ -381,15 +380,14 @@ void run_huge() {
     std::printf("skip huge: %zu MiB free, 24 GiB needed\n", free_bytes >> 20);
     return;
   }
-  cublasHandle_t h;
-  CHECK_CUBLAS(cublasCreate(&h));
-  std::mt19937 rng(13);
   const sgemm_tune_runtime::GpuTable *table = current_table();
   if (table == nullptr) {
     report(false, "huge: the header has no table for this GPU");
-    CHECK_CUBLAS(cublasDestroy(h));
     return;
   }
+  cublasHandle_t h;
+  CHECK_CUBLAS(cublasCreate(&h));
+  std::mt19937 rng(13);
   // A row-major matrix of rows x cols, rows ld floats apart: the used floats random (or NaN),
   // every other float the NaN pattern 0xffffffff.
   struct Strided {
