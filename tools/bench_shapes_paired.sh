@@ -25,7 +25,9 @@ set -uo pipefail
 OUT=$(realpath -m "$OUT")
 # Checked before anything is built or run, so that a GPU machine's time is not spent on a
 # base that cannot build (tools/pack_for_device.sh --base COMMIT writes a complete one).
-for need in CMakeLists.txt cmake kernel_templates tools/bench_shapes tools/example; do
+# shellcheck source=tools/paired_base_paths.sh
+source "$(dirname "$0")/paired_base_paths.sh"
+for need in "${paired_base_paths[@]}"; do
   [[ -e "$BASE/$need" ]] || { echo "BASE=$BASE lacks $need: write it with tools/pack_for_device.sh --base COMMIT"; exit 1; }
 done
 BASE=$(realpath "$BASE")
@@ -123,9 +125,10 @@ def rows(path):
 # multiple of 4, or an offset pointer).
 def kernel_of(w):
     lda, ldb, off, path = int(w[7]), int(w[8]), int(w[10]), w[17]
-    for kind in ("any", "packed"):
-        if "-%s-" % kind in path:
-            return "kernel of any operands" if kind == "any" else "packed, then the edge kernel"
+    if "-any-" in path:
+        return "kernel of any operands"
+    if "-packed-" in path:
+        return "packed, then the edge kernel"
     if "edge" in path:  # tuned-edge-*, and default-edge (the seed tile's edge kernel)
         return "edge kernel, narrow bodies" if lda % 4 or ldb % 4 or off % 4 else "edge kernel, wide bodies"
     return "fast kernel" if path.startswith("tuned-") else path

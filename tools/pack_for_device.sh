@@ -31,9 +31,9 @@ echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench' 2>/dev
 rm -rf .device/base
 if [[ -n "$base" ]]; then
   mkdir -p .device/base
-  # The kernels-only build of the tree (CMakeLists.txt, cmake/) and the programs the paired
-  # benchmark builds with it; tools/bench_shapes includes tools/example's CUDA checks.
-  git archive "$base" CMakeLists.txt cmake kernel_templates tools/bench_shapes tools/example | tar x -C .device/base
+  # shellcheck source=tools/paired_base_paths.sh
+  source tools/paired_base_paths.sh
+  git archive "$base" "${paired_base_paths[@]}" | tar x -C .device/base
   git rev-parse --short "$base^{commit}" >.device/base/COMMIT
 fi
 ls -la .device
