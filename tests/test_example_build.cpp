@@ -47,7 +47,7 @@ TEST(ExampleBuild, BuildsAgainstAnEmittedHeader) {
 }
 
 // The shapes benchmark, which runs only on a GPU, must still build here against what emit
-// writes, and its host-side check of the cuBLAS mapping runs without one.
+// writes, and its host-side check of the cuBLAS mapping, and of its arguments, run without one.
 TEST(ExampleBuild, ShapesBenchmarkBuildsAndChecksItsCublasMapping) {
   const auto dir = folder_with_header("sgemm_tune_bench_shapes_build");
   const std::string program = (dir / "bench_shapes").string();
@@ -56,6 +56,12 @@ TEST(ExampleBuild, ShapesBenchmarkBuildsAndChecksItsCublasMapping) {
   const testing::CommandOutput self_test = testing::run_command(program + " --self-test --count 48");
   EXPECT_EQ(self_test.exit_code, 0) << self_test.text;
   EXPECT_NE(self_test.text.find(" 0 failed"), std::string::npos) << self_test.text;
+  // A malformed --only list, or a problem number past the set (48 random + 11), is a usage
+  // error, answered before any GPU is looked for.
+  for (const char *bad : {" --only 0", " --only 3,x", " --only 3,", " --only ''", " --count 48 --only 2,60"}) {
+    const testing::CommandOutput refused = testing::run_command(program + bad);
+    EXPECT_EQ(refused.exit_code, 2) << bad << "\n" << refused.text;
+  }
   std::filesystem::remove_all(dir);
 }
 

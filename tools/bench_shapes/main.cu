@@ -8,6 +8,9 @@
 //   bench_shapes --self-test [--seed S] [--count N]   the cuBLAS mapping and the problem set, no GPU
 //   bench_shapes --sweep [--seed S] [--count N] [--sweep-seconds T]   every kernel the selection
 //       could pick for each problem, verified and timed, as CSV (sweep.cuh)
+// and, to look at a few problems under a profiler (ncu),
+//   --only I,J,...   run only these problems, by their numbers in the full set's table
+//   --verify-only    verify each problem (four calls per side) and time nothing
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -48,7 +51,7 @@ struct Outcome {
   double ratio() const { return cublas_ms / tuned_ms; }
 };
 
-Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_seed) {
+Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_seed, bool timed) {
   const BlasCall &c = p.call;
   const Layout l = c.layout;
   const Buffer a(p.offset, c.a().extent(l, c.lda)), b(p.offset, c.b().extent(l, c.ldb));
@@ -87,7 +90,7 @@ Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_
     o.splits = route.splits;
     if (route.predicted_ps > 0) o.predicted_ms = route.predicted_ps * 1e-9;
   }
-  if (o.status != cudaSuccess) return o;
+  if (o.status != cudaSuccess || !timed) return o;
 
   const auto [tuned, reference] = paired_medians_ms([&] { CHECK(tuned_sgemm(c, A, B, 0.0f, C)); },
                                                     [&] { cublas_sgemm(h, c, A, B, 0.0f, R); });
@@ -120,8 +123,25 @@ std::string geometric_mean(const std::vector<Problem> &problems, const std::vect
   return buf;
 }
 
+// "I,J,...": problem numbers, 1-based as the table prints them, into (*only)[number - 1];
+// whether the list is well formed (the set's size is checked once the set is made).
+bool parse_problem_numbers(const char *list, std::vector<bool> *only) {
+  const char *p = list;
+  for (;;) {
+    char *end = nullptr;
+    const long n = std::strtol(p, &end, 10);
+    if (end == p || n < 1 || n > 1000000) return false;
+    if (only->size() < size_t(n)) only->resize(size_t(n), false);
+    (*only)[size_t(n) - 1] = true;
+    if (*end == '\0') return true;
+    if (*end != ',') return false;
+    p = end + 1;
+  }
+}
+
 int usage() {
-  std::fprintf(stderr, "usage: bench_shapes [--self-test | --sweep [--sweep-seconds T]] [--seed S] [--count N]\n");
+  std::fprintf(stderr, "usage: bench_shapes [--self-test | --sweep [--sweep-seconds T]] [--seed S] [--count N] "
+                       "[--only I,J,...] [--verify-only]\n");
   return 2;
 }
 
@@ -131,7 +151,8 @@ int main(int argc, char **argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   uint64_t seed = 1;
   int count = 48;
-  bool self_test = false, sweep = false;
+  bool self_test = false, sweep = false, verify_only = false;
+  std::vector<bool> only;  // only[i]: problem number i + 1 was named by --only (empty: all of them)
   double sweep_seconds = 300;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -143,6 +164,10 @@ int main(int argc, char **argv) {
       sweep = true;
       continue;
     }
+    if (arg == "--verify-only") {
+      verify_only = true;
+      continue;
+    }
     if (i + 1 >= argc) return usage();
     char *end = nullptr;
     const char *value = argv[++i];
@@ -152,6 +177,9 @@ int main(int argc, char **argv) {
       const long n = std::strtol(value, &end, 10);
       if (n < 0 || n > 100000) return usage();
       count = int(n);
+    } else if (arg == "--only") {
+      if (!parse_problem_numbers(value, &only)) return usage();
+      continue;
     } else if (arg == "--sweep-seconds") {
       sweep_seconds = std::strtod(value, &end);
       if (!(sweep_seconds > 0)) return usage();
@@ -167,6 +195,15 @@ int main(int argc, char **argv) {
   }
 
   const std::vector<Problem> problems = make_problems(seed, count);
+  if (only.size() > problems.size()) {
+    std::fprintf(stderr, "bench_shapes: --only names problem %zu; the set has %zu\n", only.size(), problems.size());
+    return 2;
+  }
+  if (!only.empty() && sweep) {
+    std::fprintf(stderr, "bench_shapes: --only and --sweep do not go together\n");
+    return 2;
+  }
+  const auto selected = [&only](size_t i) { return only.empty() || (i < only.size() && only[i]); };
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
   cublasHandle_t cublas;
@@ -188,9 +225,13 @@ int main(int argc, char **argv) {
   int passed = 0, failed = 0;
   const auto wall_start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < problems.size(); ++i) {
+    if (!selected(i)) {
+      outcomes.emplace_back();  // untimed: left out of every mean below
+      continue;
+    }
     const Problem &p = problems[i];
     const BlasCall &c = p.call;
-    const Outcome o = run_problem(cublas, p, (seed << 20) ^ (i + 1) * 0x100);
+    const Outcome o = run_problem(cublas, p, (seed << 20) ^ (i + 1) * 0x100, !verify_only);
     outcomes.push_back(o);
     (o.ok() ? passed : failed) += 1;
     std::printf("%4zu %-6s %-3s %c%c %5d %5d %5d %5d %5d %5d %3d %10.4f %10.4f %6.1f%% %8.1e %8.1e %-4s %-16s %5d %10.4f",
@@ -204,7 +245,7 @@ int main(int argc, char **argv) {
 
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  std::printf("%zu problems in %.0f s\n", problems.size(), seconds);
+  std::printf("%d problems in %.0f s\n", passed + failed, seconds);
   std::printf("geometric mean of cuBLAS time / tuned time: all %s; random %s; suite %s; named %s\n",
               geometric_mean(problems, outcomes, [](const Problem &) { return true; }).c_str(),
               geometric_mean(problems, outcomes, [](const Problem &p) { return !p.suite && !p.named; }).c_str(),
