@@ -105,10 +105,14 @@ inline bool fast_kernel_layout(const RowMajorGemm &g) {
 // Whether the edge kernel reads A and B with 16-byte accesses (else 4-byte ones, slower).
 inline bool wide_edge_operands(const RowMajorGemm &g) { return a_rows_aligned16(g) && b_rows_aligned16(g); }
 
-// The edge kernels' `operands` for the product (kOperand* in sgemm_tile_rules.h).
+// The edge kernels' `operands` for the product (kOperand* in sgemm_tile_rules.h). Each
+// width from its own operands: kOperandNarrowAB where a row of A or B is not 16-byte
+// aligned, kOperandScalar where a row of C is not, so that an aligned C is stored (and a
+// split added) 16 bytes at a time whatever A and B are. (kOperandScalar once stood for any
+// of the three, which put every narrow product's C on 4-byte stores and atomics.)
 inline int edge_operands(const RowMajorGemm &g) {
   return (g.trans_a ? kOperandTransA : 0) | (g.trans_b ? kOperandTransB : 0) | (g.trans_c ? kOperandTransC : 0) |
-         (rows_aligned16(g) ? 0 : kOperandScalar) | (wide_edge_operands(g) ? 0 : kOperandNarrowAB);
+         (c_rows_aligned16(g) ? 0 : kOperandScalar) | (wide_edge_operands(g) ? 0 : kOperandNarrowAB);
 }
 
 // Whether the edge kernel can run the product as it lies: B untransposed, A either way (a

@@ -27,8 +27,8 @@
 // operands: its last argument, `operands` (kOperand* in sgemm_tile_rules.h), says how A, B
 // and C lie: transposed or not (a transposed A is copied as it lies, with no transposing
 // store; a transposed B goes through registers and is stored across; C may be written
-// transposed), and whether every row is 16-byte aligned (else all accesses are 4 bytes
-// wide). The edge kernel reads A's transposition and whether A's or B's rows are aligned
+// transposed), and whether the rows of A and B, and those of C, are 16-byte aligned (else
+// their accesses are 4 bytes wide). The edge kernel reads A's transposition and whether A's or B's rows are aligned
 // (kOperandNarrowAB; a body compiled for each of the four, chosen once per block), C's
 // bits (transposed, unaligned) and the scale pass's: its B must be plain
 // (sgemm_tuned_runtime.cuh packs a transposed B into a workspace, or runs the kernel of any
@@ -347,15 +347,15 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // The edge kernel's reading of its operands, decided per launch: uniform branches around
   // the copies of each stage, none inside the K steps' FFMAs.
   // The edge kernel reads C's bits too (the epilogue's branches cost it no registers). Its
-  // body fixes A's orientation and A's and B's access width; the unaligned bit, set when
-  // any of A, B and C is off alignment, narrows its C accesses (the narrow bodies' C too,
-  // aligned or not: one bit serves both kernels).
+  // body fixes A's orientation and A's and B's access width; kOperandScalar, set where C's
+  // rows are not 16-byte aligned, narrows C's accesses alone, in both kernels, and the
+  // kernel of any operands reads A's and B's width from kOperandNarrowAB.
   constexpr bool kBodyTransA = kBody == kTransposedAEdges || kBody == kTransposedAEdgesNarrow;
   constexpr bool kBodyNarrow = kBody == kPlainEdgesNarrow || kBody == kTransposedAEdgesNarrow;
   const bool transA = kBodyTransA || (kAny && (operands & kOperandTransA));
   const bool transB = kAny && (operands & kOperandTransB);
   const bool transC = kEdges && (operands & kOperandTransC);
-  const bool vec = kAny ? !(operands & kOperandScalar) : !kBodyNarrow;
+  const bool vec = kAny ? !(operands & kOperandNarrowAB) : !kBodyNarrow;
   const bool vecC = !kEdges || !(operands & kOperandScalar);
   // The wide edge bodies copy a stage that lies wholly inside M x K and K x N, and store a
   // tile inside M x N, as the fast kernel does: unguarded, addresses from the tile's base.

@@ -280,14 +280,15 @@ TEST(BlasCall, EdgeOperandBitsFollowTheRowMajorProduct) {
   // Column-major swaps the operands, and each keeps its op.
   EXPECT_EQ(bits(Layout::ColMajor, Op::Trans, Op::NoTrans, 8, 8, 8, 0, 0), kOperandTransB);
   EXPECT_EQ(bits(Layout::ColMajor, Op::NoTrans, Op::Trans, 8, 8, 8, 0, 0), kOperandTransA);
-  // An unaligned A or B also takes the edge kernel's narrow bodies; an unaligned C does not.
-  EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 9, 8, 8, 0, 0), kOperandScalar | kOperandNarrowAB);
+  // An unaligned A or B takes the narrow bodies (kOperandNarrowAB), an unaligned C 4-byte
+  // stores (kOperandScalar): each width from its own operands.
+  EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 9, 8, 8, 0, 0), kOperandNarrowAB);
   EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 8, 8, 10, 0, 0), kOperandScalar);
-  EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 8, 8, 8, 1, 0), kOperandScalar | kOperandNarrowAB);
+  EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 8, 8, 8, 1, 0), kOperandNarrowAB);
   EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 8, 8, 8, 0, 2), kOperandScalar);
   EXPECT_EQ(bits(Layout::RowMajor, Op::Trans, Op::NoTrans, 8, 12, 8, 0, 3), kOperandTransA | kOperandScalar);
-  EXPECT_EQ(bits(Layout::RowMajor, Op::Trans, Op::NoTrans, 8, 13, 8, 0, 0),
-            kOperandTransA | kOperandScalar | kOperandNarrowAB);
+  EXPECT_EQ(bits(Layout::RowMajor, Op::Trans, Op::NoTrans, 8, 13, 8, 0, 0), kOperandTransA | kOperandNarrowAB);
+  EXPECT_EQ(bits(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 9, 8, 10, 0, 0), kOperandScalar | kOperandNarrowAB);
 }
 
 // The fast kernel's int offsets bound the leading dimensions it takes: a row index within a
@@ -324,7 +325,7 @@ TEST(BlasCall, ATransposedProductOfTransposesRunsAsThePlainOne) {
   // Unaligned rows keep their 4-byte accesses; one transpose alone is left as it is.
   EXPECT_EQ(edge_product(to_row_major(Layout::RowMajor, Op::Trans, Op::Trans, 3, 5, 7, 1.0f, A, 5, B, 8, 0.0f, C, 12))
                 .operands,
-            kOperandTransC | kOperandScalar | kOperandNarrowAB);
+            kOperandTransC | kOperandNarrowAB);
   const EdgeProduct one = edge_product(to_row_major(Layout::RowMajor, Op::NoTrans, Op::Trans, 3, 5, 7, 1.0f, A, 8, B, 8, 0.0f, C, 8));
   EXPECT_EQ(one.operands, kOperandTransB);
   EXPECT_EQ(one.g.M, 3);
