@@ -174,10 +174,63 @@ __device__ __forceinline__ void cp_async_wait() {
 }
 
 
+// C = beta C (0 when beta == 0, without reading C) over a LINES x LENGTH block of C that
+// starts at `c`, lines `ld` apart, of which `lines` x `length` lie inside the matrix. The
+// NUM_THREADS threads take 4 consecutive elements of a line at a time, 16 bytes at once
+// where `vec` (C's rows 16-byte aligned) and all 4 lie inside, and load kBatch such
+// groups before storing any: a load that follows a store into the same array is not moved
+// above it, so one group at a time waits out a load's latency per group (28 us for a 2442 x
+// 118 C at beta 0.5 on the H200, against 5 us at beta 0, which reads nothing; bench/NOTES.md).
+// Not inlined: inlined into the edge kernel, it raised that kernel's registers by up to 61
+// (NVRTC, sm_90; 166 -> 219 at 64 x 64 x 32), which cost the main loop blocks per SM.
+template <int LINES, int LENGTH, int NUM_THREADS>
+__device__ __noinline__ void scale_block(float *__restrict__ c, long long ld, int lines, int length, float beta, bool vec) {
+  static_assert(LENGTH % 4 == 0, "a line is whole groups of 4");
+  // (A constant at namespace scope would put an internal symbol into the cubin, whose name
+  // differs from process to process.)
+  constexpr int kBatch = 4, kGroupsPerLine = LENGTH / 4, kGroups = LINES * kGroupsPerLine;
+  const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  for (int first = threadIdx.x; first < kGroups; first += kBatch * NUM_THREADS) {
+    float4 v[kBatch];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const int g = first + b * NUM_THREADS, line = g / kGroupsPerLine, e = g % kGroupsPerLine * 4;
+      v[b] = zero;
+      if (beta == 0.0f || g >= kGroups || line >= lines || e >= length) continue;
+      const float *p = c + line * ld + e;
+      if (vec && e + 4 <= length) {
+        v[b] = *reinterpret_cast<const float4 *>(p);
+      } else {
+        v[b].x = p[0];
+        if (e + 1 < length) v[b].y = p[1];
+        if (e + 2 < length) v[b].z = p[2];
+        if (e + 3 < length) v[b].w = p[3];
+      }
+    }
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const int g = first + b * NUM_THREADS, line = g / kGroupsPerLine, e = g % kGroupsPerLine * 4;
+      if (g >= kGroups || line >= lines || e >= length) continue;
+      float *p = c + line * ld + e;
+      const float4 out =
+          beta == 0.0f ? zero : make_float4(beta * v[b].x, beta * v[b].y, beta * v[b].z, beta * v[b].w);
+      if (vec && e + 4 <= length) {
+        *reinterpret_cast<float4 *>(p) = out;
+      } else {
+        p[0] = out.x;
+        if (e + 1 < length) p[1] = out.y;
+        if (e + 2 < length) p[2] = out.z;
+        if (e + 3 < length) p[3] = out.w;
+      }
+    }
+  }
+}
+
 // The prepare pass of a stream-K launch: blocks (b, 0, z) set the split tile that
 // stream_k_prepared_tile names to beta * C (to 0 when beta == 0, without reading C), each
 // of the kStreamKPreparePass z-slices a share of its rows: every element exactly once,
-// which matters when beta != 0.
+// which matters when beta != 0. (Through scale_block its loads would overlap too, but that
+// moved the fast kernel's registers by -4 to +5, and this pass serves the fast kernel alone.)
 template <int BM, int BN, int NUM_THREADS>
 __device__ void stream_k_prepare(int ldc, float beta, float *__restrict__ C, long long tileCount, int tilesN,
                                  int kTilesPerTile) {
@@ -202,18 +255,17 @@ __device__ void stream_k_prepare(int ldc, float beta, float *__restrict__ C, lon
 }
 
 // C = beta C (0 when beta == 0, without reading C) over the part of block (x, y)'s BM x BN
-// tile that lies inside M x N: the edge kernel's scale pass. Scalar accesses: any ldc. With
-// transC the product's element (row, col) is C's (col, row).
+// tile that lies inside M x N: the edge kernel's scale pass. 16-byte accesses where `vec`
+// (C's rows 16-byte aligned), else 4-byte ones: any ldc. With transC the product's element
+// (row, col) is C's (col, row), so the tile lies in C as BN lines of BM.
 template <int BM, int BN, int NUM_THREADS>
-__device__ void scale_tile(int M, int N, float beta, float *__restrict__ C, int ldc, bool transC) {
+__device__ void scale_tile(int M, int N, float beta, float *__restrict__ C, int ldc, bool transC, bool vec) {
   const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
-  for (int i = threadIdx.x; i < BM * BN; i += NUM_THREADS) {
-    // Consecutive threads along C's rows, whichever way the product lies.
-    const int row = row0 + (transC ? i % BM : i / BN), col = col0 + (transC ? i / BM : i % BN);
-    if (row >= M || col >= N) continue;
-    float *p = transC ? C + static_cast<long long>(col) * ldc + row : C + static_cast<long long>(row) * ldc + col;
-    *p = beta == 0.0f ? 0.0f : beta * *p;
-  }
+  const int rows = M - row0 < BM ? M - row0 : BM, cols = N - col0 < BN ? N - col0 : BN;
+  if (transC)
+    scale_block<BN, BM, NUM_THREADS>(C + static_cast<long long>(col0) * ldc + row0, ldc, cols, rows, beta, vec);
+  else
+    scale_block<BM, BN, NUM_THREADS>(C + static_cast<long long>(row0) * ldc + col0, ldc, rows, cols, beta, vec);
 }
 
 // Whether span `index` of SIZE elements (rows of a tile, columns, K slices) lies wholly
@@ -372,7 +424,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // ones keep the guarded code, whose offsets are 64-bit, everywhere.
   const bool fastInterior = kEdges && !kAny && !kBodyNarrow && leading_dimensions_fit_tile(kTile, lda, ldb, ldc);
   if (kEdges && (operands & kOperandScalePass)) {
-    detail::scale_tile<BM, BN, NUM_THREADS>(M, N, beta, C, ldc, transC);
+    detail::scale_tile<BM, BN, NUM_THREADS>(M, N, beta, C, ldc, transC, vecC);
     return;
   }
 
