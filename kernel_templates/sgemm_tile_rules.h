@@ -265,18 +265,18 @@ SGEMM_TUNE_HD constexpr SgemmLaunchPlan tile_launch_plan(const SgemmTile &t, int
 enum : int {
   kOperandTransA = 1,     // op(A) = A^T: A is stored K x M, rows lda apart
   kOperandTransB = 2,     // op(B) = B^T: B is stored N x K, rows ldb apart
-  kOperandScalar = 4,     // some row of A, B or C does not start 16-byte aligned (lda, ldb or
-                          // ldc not a multiple of 4, or a pointer at an offset): every global
-                          // access is 4 bytes wide
+  kOperandScalar = 4,     // some row of C does not start 16-byte aligned (ldc not a multiple
+                          // of 4, or C at an offset): C's stores, loads and split additions
+                          // are 4 bytes wide
   kOperandScalePass = 8,  // this launch only sets C = beta C (0 when beta is 0, C not read)
                           // over the tiles of its grid: the first pass of a split-K launch,
                           // and the whole of a K = 0 product
   kOperandTransC = 16,    // C is stored transposed: the product's element (i, j) is at
                           // C[j * ldc + i] (a product of two transposed operands is run as
                           // the plain product of their transposes, C^T = B A)
-  kOperandNarrowAB = 32,  // some row of A or B does not start 16-byte aligned: the edge
-                          // kernel runs its body that reads them 4 bytes at a time (set
-                          // with kOperandScalar, which the kernel of any operands reads)
+  kOperandNarrowAB = 32,  // some row of A or B does not start 16-byte aligned: both are read
+                          // 4 bytes at a time (the edge kernel runs its narrow body; the
+                          // kernel of any operands reads the bit per launch)
 };
 
 // The largest split of K the edge kernel is launched with (grid z).
