@@ -10,7 +10,7 @@
 //       could pick for each problem, verified and timed, as CSV (sweep.cuh)
 // and, to look at a few problems under a profiler (ncu),
 //   --only I,J,...   run only these problems, by their numbers in the full set's table
-//   --verify-only    verify each problem (four calls per side) and time nothing
+//   --verify-only    verify each problem (two calls per side: beta 0, then 0.5) and time nothing
 #include <algorithm>
 #include <chrono>
 #include <cmath>
