@@ -11,6 +11,8 @@
 // and, to look at a few problems under a profiler (ncu),
 //   --only I,J,...   run only these problems, by their numbers in the full set's table
 //   --verify-only    verify each problem (two calls per side: beta 0, then 0.5) and time nothing
+// and --beta B times the calls with beta = B (default 0; C then starts from the same random
+// values for both sides, and each call reads it), which is what an epilogue that reads C costs.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -51,7 +53,7 @@ struct Outcome {
   double ratio() const { return cublas_ms / tuned_ms; }
 };
 
-Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_seed, bool timed) {
+Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_seed, bool timed, float timed_beta) {
   const BlasCall &c = p.call;
   const Layout l = c.layout;
   const Buffer a(p.offset, c.a().extent(l, c.lda)), b(p.offset, c.b().extent(l, c.ldb));
@@ -92,8 +94,10 @@ Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_
   }
   if (o.status != cudaSuccess || !timed) return o;
 
-  const auto [tuned, reference] = paired_medians_ms([&] { CHECK(tuned_sgemm(c, A, B, 0.0f, C)); },
-                                                    [&] { cublas_sgemm(h, c, A, B, 0.0f, R); });
+  // With beta != 0 the timed calls read C and change it from call to call; with |beta| <= 1
+  // it grows at most linearly with the calls, so it stays finite over the rounds.
+  const auto [tuned, reference] = paired_medians_ms([&] { CHECK(tuned_sgemm(c, A, B, timed_beta, C)); },
+                                                    [&] { cublas_sgemm(h, c, A, B, timed_beta, R); });
   o.tuned_ms = tuned;
   o.cublas_ms = reference;
   return o;
@@ -141,7 +145,7 @@ bool parse_problem_numbers(const char *list, std::vector<bool> *only) {
 
 int usage() {
   std::fprintf(stderr, "usage: bench_shapes [--self-test | --sweep [--sweep-seconds T]] [--seed S] [--count N] "
-                       "[--only I,J,...] [--verify-only]\n");
+                       "[--only I,J,...] [--verify-only] [--beta B]\n");
   return 2;
 }
 
@@ -152,6 +156,7 @@ int main(int argc, char **argv) {
   uint64_t seed = 1;
   int count = 48;
   bool self_test = false, sweep = false, verify_only = false;
+  float timed_beta = 0.0f;
   std::vector<bool> only;  // only[i]: problem number i + 1 was named by --only (empty: all of them)
   double sweep_seconds = 300;
   for (int i = 1; i < argc; ++i) {
@@ -177,6 +182,10 @@ int main(int argc, char **argv) {
       const long n = std::strtol(value, &end, 10);
       if (n < 0 || n > 100000) return usage();
       count = int(n);
+    } else if (arg == "--beta") {
+      const double b = std::strtod(value, &end);
+      if (!(b >= -1.0 && b <= 1.0)) return usage();  // |beta| <= 1: C stays finite over the rounds
+      timed_beta = static_cast<float>(b);
     } else if (arg == "--only") {
       if (!parse_problem_numbers(value, &only)) return usage();
       continue;
@@ -215,9 +224,9 @@ int main(int argc, char **argv) {
     return failures ? 1 : 0;
   }
   describe_problems(problems);
-  std::printf("ratio = cuBLAS time / tuned time; errors are relative Frobenius norms against cuBLAS, "
-              "beta = 0 over NaN and beta = 0.5; alpha = %g\n",
-              kAlpha);
+  std::printf("ratio = cuBLAS time / tuned time, timed at beta = %g; errors are relative Frobenius norms against "
+              "cuBLAS, beta = 0 over NaN and beta = 0.5; alpha = %g\n",
+              timed_beta, kAlpha);
   std::printf("%4s %-6s %-3s %2s %5s %5s %5s %5s %5s %5s %3s %10s %10s %7s %8s %8s %-4s %-16s %5s %10s\n", "#", "set",
               "lay", "op", "M", "N", "K", "lda", "ldb", "ldc", "off", "tuned ms", "cuBLAS ms", "ratio", "err b=0",
               "err b=.5", "ok", "path", "split", "pred ms");
@@ -231,7 +240,7 @@ int main(int argc, char **argv) {
     }
     const Problem &p = problems[i];
     const BlasCall &c = p.call;
-    const Outcome o = run_problem(cublas, p, (seed << 20) ^ (i + 1) * 0x100, !verify_only);
+    const Outcome o = run_problem(cublas, p, (seed << 20) ^ (i + 1) * 0x100, !verify_only, timed_beta);
     outcomes.push_back(o);
     (o.ok() ? passed : failed) += 1;
     std::printf("%4zu %-6s %-3s %c%c %5d %5d %5d %5d %5d %5d %3d %10.4f %10.4f %6.1f%% %8.1e %8.1e %-4s %-16s %5d %10.4f",
