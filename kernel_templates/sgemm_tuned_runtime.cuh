@@ -439,14 +439,16 @@ inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const Sgem
 // product the edge kernel computes); entry -1 for none. No CUDA call.
 inline sgemm_tune_kernels::Selection select_for_product(const sgemm_tune_kernels::TunedShape *shapes, int n,
                                                         const RowMajorGemm &product, int sms) {
-  const RowMajorGemm &g = sgemm_tune_kernels::edge_product(product).g;
+  const sgemm_tune_kernels::EdgeProduct edge = sgemm_tune_kernels::edge_product(product);
+  const RowMajorGemm &g = edge.g;
+  const sgemm_tune_kernels::SplitAdds adds = sgemm_tune_kernels::split_adds(edge.operands);
   sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_kernel(
-      shapes, n, g.M, g.N, g.K, sgemm_tune_kernels::fast_kernel_layout(product), sms);
+      shapes, n, g.M, g.N, g.K, sgemm_tune_kernels::fast_kernel_layout(product), sms, adds);
   // Leading dimensions too long for the fast kernel's int offsets: the edge kernels
   // address in 64 bits.
   if (s.entry >= 0 && !s.edges &&
       !sgemm_tune_kernels::leading_dimensions_fit_tile(shapes[s.entry].tile, g.lda, g.ldb, g.ldc))
-    s = sgemm_tune_kernels::select_kernel(shapes, n, g.M, g.N, g.K, false, sms);
+    s = sgemm_tune_kernels::select_kernel(shapes, n, g.M, g.N, g.K, false, sms, adds);
   return s;
 }
 
@@ -487,7 +489,8 @@ inline cudaError_t start_route(Route *out, int *sms) {
 // remembers it). Kernels are chosen for the shape the edge kernel computes (edge_product: M
 // and N swap when both operands are transposed).
 inline cudaError_t choose_route(const GpuTable *gpus, int gpu_count, const RowMajorGemm &product, Route *out) {
-  const RowMajorGemm &g = sgemm_tune_kernels::edge_product(product).g;
+  const sgemm_tune_kernels::EdgeProduct edge = sgemm_tune_kernels::edge_product(product);
+  const RowMajorGemm &g = edge.g;
   int sms = 0;
   cudaError_t e = start_route(out, &sms);
   if (e != cudaSuccess) return e;
@@ -516,7 +519,8 @@ inline cudaError_t choose_route(const GpuTable *gpus, int gpu_count, const RowMa
   const bool default_fast = fast_layout && sgemm_tune_kernels::leading_dimensions_fit_tile(
                                                sgemm_tune_kernels::kDefaultTile, g.lda, g.ldb, g.ldc);
   const sgemm_tune_kernels::Selection s =
-      sgemm_tune_kernels::select_kernel(&kDefaultEntry, 1, g.M, g.N, g.K, default_fast, sms);
+      sgemm_tune_kernels::select_kernel(&kDefaultEntry, 1, g.M, g.N, g.K, default_fast, sms,
+                                        sgemm_tune_kernels::split_adds(edge.operands));
   if (s.entry < 0) return cudaErrorInvalidValue;  // beyond what the default tile's int arithmetic takes
   out->path = s.edges ? Path::default_edges : Path::default_fast;
   out->splits = s.splits;
@@ -690,7 +694,8 @@ inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, const RowMajorGemm
 // check_gemm(product) must have said `run`.
 inline cudaError_t route_choice(const GpuTable *gpus, int gpu_count, const RowMajorGemm &product, int entry, bool edges,
                                 int splits, Packing packing, Route *out) {
-  const RowMajorGemm &g = sgemm_tune_kernels::edge_product(product).g;
+  const sgemm_tune_kernels::EdgeProduct edge = sgemm_tune_kernels::edge_product(product);
+  const RowMajorGemm &g = edge.g;
   int sms = 0;
   cudaError_t e = start_route(out, &sms);
   if (e != cudaSuccess) return e;
@@ -706,7 +711,8 @@ inline cudaError_t route_choice(const GpuTable *gpus, int gpu_count, const RowMa
   if (!fits) return cudaErrorInvalidValue;
   const int n = edges ? splits : 1;
   const sgemm_tune_kernels::Selection s{sgemm_tune_kernels::SelectKind::predicted, entry, edges, n,
-                                        sgemm_tune_kernels::predict_time(shape, g.M, g.N, g.K, sms, edges, n)};
+                                        sgemm_tune_kernels::predict_time(shape, g.M, g.N, g.K, sms, edges, n,
+                                                                         sgemm_tune_kernels::split_adds(edge.operands))};
   out->rule = found.rule;
   route_selection(*found.table, s, product, packing, out);
   return cudaSuccess;

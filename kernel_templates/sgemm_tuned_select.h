@@ -57,17 +57,28 @@ struct Selection {
   double predicted_ps;
 };
 
+// How the edge kernel's splits of K add their parts into C: 16 bytes per atomic where C's
+// rows are 16-byte aligned and C is not stored transposed (atomic_add4), else 4 bytes per
+// atomic, which takes the split's traffic about four times as long.
+enum class SplitAdds { scalar, vector };
+
+// The SplitAdds of a product whose edge-kernel operand bits (kOperand*) are `operands`.
+inline SplitAdds split_adds(int operands) {
+  return (operands & (kOperandScalar | kOperandTransC)) != 0 ? SplitAdds::scalar : SplitAdds::vector;
+}
+
 namespace detail {
 
 // The model's constants, from the H200 (bench/results/2026-12-01-h200-selection-sweep; the
-// block overhead and the split rate refitted on the sweep of
-// bench/results/2026-12-01-h200-interior-tiles, whose edge kernel runs interior tiles
-// unguarded): a launch with its ramp up and down; a block's prologue and epilogue, in K
-// slices; the rate at which C is scaled and split parts are added atomically, in bytes per
-// picosecond (TB/s).
+// block overhead and the split rates refitted on the sweeps of
+// bench/results/2026-12-02-h200-skinny-tiles, calls 1 and 2, with C's split parts added 16
+// bytes at a time where C allows): a launch with its ramp up and down; a block's prologue
+// and epilogue, in K slices; the rate at which C is scaled and split parts are added
+// atomically, in bytes per picosecond (TB/s), 4 bytes per atomic and 16 (atomic_add4).
 constexpr double kLaunchPs = 4.0e6;
-constexpr double kBlockOverheadSlices = 3.0;
+constexpr double kBlockOverheadSlices = 2.0;
 constexpr double kSplitBytesPerPs = 2.0;
+constexpr double kSplitVectorBytesPerPs = 8.0;
 // An SM's issue rate with one or two warps for each of its four schedulers, against three
 // or more: with one warp the latency of shared-memory loads shows.
 constexpr double kOneWarpPerSchedulerRate = 0.6;
@@ -160,14 +171,16 @@ namespace detail {
 // predict_time with the entry's unit_ps already known (select_kernel computes it once per
 // entry, not once per split: the selection runs on every call).
 inline double predict_time_at(const TunedShape &e, double ps_per_unit, long long M, long long N, long long K, int sms,
-                              bool edges, int splits) {
+                              bool edges, int splits, SplitAdds adds) {
   if (splits < 1 || !edges) splits = 1;
   const long long per_split = (k_slices(K, e.tile) + splits - 1) / splits;
   const double units = edges ? block_units(e, tiles_over(M, N, e.tile) * splits, per_split, sms)
                              : fast_units(e, M, N, K, sms);
   double time = kLaunchPs + units * ps_per_unit;
-  if (splits > 1)  // the scale pass, then every split adding all of C once
-    time += kLaunchPs + 4.0 * static_cast<double>(M) * static_cast<double>(N) * (splits + 2) / kSplitBytesPerPs;
+  if (splits > 1) {  // the scale pass, then every split adding all of C once
+    const double rate = adds == SplitAdds::vector ? kSplitVectorBytesPerPs : kSplitBytesPerPs;
+    time += kLaunchPs + 4.0 * static_cast<double>(M) * static_cast<double>(N) * (splits + 2) / rate;
+  }
   return edges ? time : time * kFastKernelAdvantage;
 }
 
@@ -180,10 +193,11 @@ inline bool k_split_fits(const SgemmTile &t, long long K, int splits) {
 }
 
 // The predicted time, in picoseconds, of entry e's kernel on M x N x K with `sms` SMs: the
-// edge kernel with K split `splits` ways when `edges`, else the fast kernel (splits 1).
+// edge kernel with K split `splits` ways, adding its parts as `adds` says, when `edges`,
+// else the fast kernel (splits 1).
 inline double predict_time(const TunedShape &e, long long M, long long N, long long K, int sms, bool edges,
-                           int splits) {
-  return detail::predict_time_at(e, detail::unit_ps(e, sms), M, N, K, sms, edges, splits);
+                           int splits, SplitAdds adds) {
+  return detail::predict_time_at(e, detail::unit_ps(e, sms), M, N, K, sms, edges, splits, adds);
 }
 
 // The predicted cost, in picoseconds, of packing `a_floats` and `b_floats` floats (0: that
@@ -205,9 +219,10 @@ inline bool pack_is_faster(double edges_ps, bool any, long long a_floats, long l
 }
 
 // The rule above. `fast_operands`: the fast kernel can read the operands
-// (fast_kernel_layout); `sms`: the GPU's SM count.
+// (fast_kernel_layout); `sms`: the GPU's SM count; `adds`: how a split of K adds its parts
+// into this product's C (split_adds).
 inline Selection select_kernel(const TunedShape *entries, int count, long long M, long long N, long long K,
-                               bool fast_operands, int sms) {
+                               bool fast_operands, int sms, SplitAdds adds) {
   Selection best{SelectKind::none, -1, false, 1, 0.0};
   if (M <= 0 || N <= 0 || K <= 0) return best;
   if (fast_operands)
@@ -220,7 +235,7 @@ inline Selection select_kernel(const TunedShape *entries, int count, long long M
   if (best.entry >= 0) return best;
   double ps_per_unit = 0;
   auto consider = [&](int i, bool edges, int splits) {
-    const double time = detail::predict_time_at(entries[i], ps_per_unit, M, N, K, sms, edges, splits);
+    const double time = detail::predict_time_at(entries[i], ps_per_unit, M, N, K, sms, edges, splits, adds);
     // A prediction that is not a finite positive time (an entry's figures out of all
     // reason) never wins, nor blocks a later one.
     if (!(time > 0 && time < 1e300)) return;

@@ -20,6 +20,8 @@ namespace {
 using sgemm_tune_kernels::SelectKind;
 using testing::kBigTile;
 using testing::kSeedTile;
+// A dense row-major product with aligned rows adds a split's parts 16 bytes at a time.
+constexpr auto kVector = sgemm_tune_kernels::SplitAdds::vector;
 
 class QueryTest : public ::testing::Test {
  protected:
@@ -86,7 +88,7 @@ TEST_F(QueryTest, SelectionRuleExactThenPredicted) {
     shapes.push_back(tuned_shape(e));
   const int n = static_cast<int>(shapes.size());
   const auto select = [&](long long M, long long N, long long K, bool fast_operands) {
-    return sgemm_tune_kernels::select_kernel(shapes.data(), n, M, N, K, fast_operands, 132);
+    return sgemm_tune_kernels::select_kernel(shapes.data(), n, M, N, K, fast_operands, 132, kVector);
   };
   const auto exact = select(4096, 4096, 4096, true);
   EXPECT_EQ(exact.kind, SelectKind::exact);
@@ -121,29 +123,30 @@ TEST(SelectKernel, PredictionCountsPaddingWavesAndSplits) {
   const TunedShape entries[] = {{4096, 4096, 4096, wide, 100.0, 50.0}, {4096, 4096, 4096, seed, 95.0, 45.0}};
   // 1024^3: 32 wide tiles or 128 seed tiles. On 32 SMs both fill whole waves and the higher
   // rate wins; on 128 the wide tiles leave three quarters of the SMs idle.
-  EXPECT_LT(predict_time(entries[0], 1024, 1024, 1024, 32, true, 1), predict_time(entries[1], 1024, 1024, 1024, 32, true, 1));
-  EXPECT_GT(predict_time(entries[0], 1024, 1024, 1024, 128, true, 1),
-            predict_time(entries[1], 1024, 1024, 1024, 128, true, 1));
+  EXPECT_LT(predict_time(entries[0], 1024, 1024, 1024, 32, true, 1, kVector),
+            predict_time(entries[1], 1024, 1024, 1024, 32, true, 1, kVector));
+  EXPECT_GT(predict_time(entries[0], 1024, 1024, 1024, 128, true, 1, kVector),
+            predict_time(entries[1], 1024, 1024, 1024, 128, true, 1, kVector));
   // Edge tiles pad to whole tiles and K slices: 1000^3 costs what 1024 x 1024 x 1008 does.
-  EXPECT_DOUBLE_EQ(predict_time(entries[1], 1000, 1000, 1000, 132, true, 1),
-                   predict_time(entries[1], 1024, 1024, 1008, 132, true, 1));
+  EXPECT_DOUBLE_EQ(predict_time(entries[1], 1000, 1000, 1000, 132, true, 1, kVector),
+                   predict_time(entries[1], 1024, 1024, 1008, 132, true, 1, kVector));
   // A small output with a deep K fills the GPU only when K is split; a large one is not split.
   // (At 128 x 128 x 65536 the seed tile's stream-K fast kernel would split K itself.)
-  const auto deep = select_kernel(entries, 2, 120, 120, 65536, true, 132);
+  const auto deep = select_kernel(entries, 2, 120, 120, 65536, true, 132, kVector);
   EXPECT_TRUE(deep.edges);
   EXPECT_GT(deep.splits, 1);
-  EXPECT_LT(predict_time(entries[deep.entry], 120, 120, 65536, 132, true, deep.splits),
-            predict_time(entries[deep.entry], 120, 120, 65536, 132, true, 1) / 4);
-  const auto streamk = select_kernel(entries, 2, 128, 128, 65536, true, 132);
+  EXPECT_LT(predict_time(entries[deep.entry], 120, 120, 65536, 132, true, deep.splits, kVector),
+            predict_time(entries[deep.entry], 120, 120, 65536, 132, true, 1, kVector) / 4);
+  const auto streamk = select_kernel(entries, 2, 128, 128, 65536, true, 132, kVector);
   EXPECT_FALSE(streamk.edges);
   EXPECT_EQ(streamk.entry, 1);
-  EXPECT_EQ(select_kernel(entries, 2, 8192, 8192, 8192, false, 132).splits, 1);
+  EXPECT_EQ(select_kernel(entries, 2, 8192, 8192, 8192, false, 132, kVector).splits, 1);
   // An entry without a measured rate is never picked; nothing takes a data-parallel grid
   // taller than CUDA allows, nor anything from an empty table.
   const TunedShape unmeasured[] = {{4096, 4096, 4096, wide, 100.0, 0.0}, entries[1]};
-  EXPECT_EQ(select_kernel(unmeasured, 2, 1024, 1024, 1024, true, 32).entry, 1);
-  EXPECT_EQ(select_kernel(entries, 2, 128LL * 65535 + 1, 4, 4, true, 32).kind, SelectKind::none);
-  EXPECT_EQ(select_kernel(entries, 0, 1024, 1024, 1024, true, 32).kind, SelectKind::none);
+  EXPECT_EQ(select_kernel(unmeasured, 2, 1024, 1024, 1024, true, 32, kVector).entry, 1);
+  EXPECT_EQ(select_kernel(entries, 2, 128LL * 65535 + 1, 4, 4, true, 32, kVector).kind, SelectKind::none);
+  EXPECT_EQ(select_kernel(entries, 0, 1024, 1024, 1024, true, 32, kVector).kind, SelectKind::none);
 }
 
 // Packing pays where the product is large against its operands (it is read K times over),
@@ -193,13 +196,39 @@ TEST(SelectKernel, ResidencyStretchesAPartWave) {
                    (slices + kBlockOverheadSlices) * 0.25 * sm_rate(8) / sm_rate(2));
   // Full waves cost what their blocks do: 2 x 132 x 4 blocks are two waves.
   EXPECT_DOUBLE_EQ(block_units(four, 2 * 132 * 4, 32, 132), 2 * (slices + kBlockOverheadSlices));
-  const auto s = sgemm_tune_kernels::select_kernel(&four, 1, 1000, 1000, 1000, false, 132);
+  const auto s = sgemm_tune_kernels::select_kernel(&four, 1, 1000, 1000, 1000, false, 132, kVector);
   EXPECT_TRUE(s.edges);
   EXPECT_GE(s.splits, 3);
   // Told nothing of residency (one block to an SM), the same product is not split.
   sgemm_tune_kernels::TunedShape unknown = four;
   unknown.blocks_per_sm = 0;
-  EXPECT_EQ(sgemm_tune_kernels::select_kernel(&unknown, 1, 1000, 1000, 1000, false, 132).splits, 1);
+  EXPECT_EQ(sgemm_tune_kernels::select_kernel(&unknown, 1, 1000, 1000, 1000, false, 132, kVector).splits, 1);
+}
+
+// A split of K adds its parts into C 16 bytes per atomic where C's rows are 16-byte aligned
+// and C is not stored transposed, else 4 bytes per atomic: the same split is predicted
+// cheaper with the wide atomics, an unsplit product costs the same either way, and 1000^3,
+// whose 128 blocks leave the SMs part empty, is split at least as many ways with them.
+TEST(SelectKernel, SplitPartsAddedSixteenBytesAtATimeCostLess) {
+  using sgemm_tune_kernels::split_adds;
+  using sgemm_tune_kernels::SplitAdds;
+  EXPECT_EQ(split_adds(0), SplitAdds::vector);
+  EXPECT_EQ(split_adds(sgemm_tune_kernels::kOperandTransA | sgemm_tune_kernels::kOperandTransB |
+                       sgemm_tune_kernels::kOperandNarrowAB), SplitAdds::vector);
+  EXPECT_EQ(split_adds(sgemm_tune_kernels::kOperandScalar), SplitAdds::scalar);
+  EXPECT_EQ(split_adds(sgemm_tune_kernels::kOperandTransC), SplitAdds::scalar);
+  const SgemmTile wide{64, 128, 32, 32, 128, 4, 8, 4, 2, 0, 1};
+  const sgemm_tune_kernels::TunedShape four{4096, 4096, 4096, wide, 100.0, 50.0, 4, 0, 0, 0, 0.0};
+  const auto predict = [&](int splits, SplitAdds adds) {
+    return sgemm_tune_kernels::predict_time(four, 1000, 1000, 1000, 132, true, splits, adds);
+  };
+  EXPECT_DOUBLE_EQ(predict(1, SplitAdds::vector), predict(1, SplitAdds::scalar));
+  for (int splits : {2, 4, 8}) EXPECT_LT(predict(splits, SplitAdds::vector), predict(splits, SplitAdds::scalar));
+  const auto select = [&](SplitAdds adds) {
+    return sgemm_tune_kernels::select_kernel(&four, 1, 1000, 1000, 1000, false, 132, adds);
+  };
+  EXPECT_GE(select(SplitAdds::vector).splits, select(SplitAdds::scalar).splits);
+  EXPECT_GT(select(SplitAdds::vector).splits, 1);
 }
 
 // The rate comes from the tile's reference measurement where there is one: an entry tuned at
@@ -209,13 +238,13 @@ TEST(SelectKernel, RateIsScaledFromTheTilesReferenceShape) {
   const SgemmTile wide{64, 128, 32, 32, 128, 4, 8, 4, 2, 0, 1};
   const sgemm_tune_kernels::TunedShape small{256, 256, 256, wide, 170.0, 3.0, 4, 4096, 4096, 4096, 50.0};
   const double big = 2.0 * 4096.0 * 4096.0 * 4096.0;
-  const double fast = sgemm_tune_kernels::predict_time(small, 4096, 4096, 4096, 132, false, 1);
+  const double fast = sgemm_tune_kernels::predict_time(small, 4096, 4096, 4096, 132, false, 1, kVector);
   EXPECT_NEAR(fast, sgemm_tune_kernels::detail::kFastKernelAdvantage * big / 50.0, 0.01 * big / 50.0);
   // From its own measurement alone the entry is misjudged: 256^3's 64 K slices, spread over
   // 528 persistent blocks, count as a slice per block, and 7 us for them overrates the tile.
   sgemm_tune_kernels::TunedShape own = small;
   own.rate_tflops = 0;
-  EXPECT_LT(sgemm_tune_kernels::predict_time(own, 4096, 4096, 4096, 132, false, 1), 0.8 * fast);
+  EXPECT_LT(sgemm_tune_kernels::predict_time(own, 4096, 4096, 4096, 132, false, 1, kVector), 0.8 * fast);
 }
 
 TEST(SelectKernel, SplitRangesCoverEveryKSliceOnce) {

@@ -111,10 +111,12 @@ int run(const BestArgs &a) {
   std::vector<sgemm_tune_kernels::TunedShape> shapes;
   for (const auto &e : entries)
     shapes.push_back(tuned_shape(e));
-  // As the generated header selects for a dense row-major product with aligned rows.
+  // As the generated header selects for a dense row-major product with aligned rows (C's
+  // rows, ldc = N apart, are 16-byte aligned where N is a multiple of 4).
   const int sms = entries.empty() ? 0 : recorded_sm_count(db, entries.front().run_id);
+  const auto adds = shape.N % 4 == 0 ? sgemm_tune_kernels::SplitAdds::vector : sgemm_tune_kernels::SplitAdds::scalar;
   const sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_kernel(
-      shapes.data(), static_cast<int>(shapes.size()), shape.M, shape.N, shape.K, true, sms);
+      shapes.data(), static_cast<int>(shapes.size()), shape.M, shape.N, shape.K, true, sms, adds);
   const char *selection = s.kind == sgemm_tune_kernels::SelectKind::exact       ? "exact"
                           : s.kind == sgemm_tune_kernels::SelectKind::predicted ? "predicted"
                                                                                 : "default";
