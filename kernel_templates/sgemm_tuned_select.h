@@ -19,8 +19,9 @@
 // K slice that the tile was measured at when it ran full waves (the shape of most work it
 // was timed at in its tuning). Its constants were fitted against the measured time of
 // every choice for 59 problems in two tunings on the H200 (tools/replay_sweep;
-// bench/results/2026-12-01-h200-selection-sweep), the block overhead and the split rate
-// again on a sweep of the kernels as they stand (bench/results/2026-12-01-h200-interior-tiles).
+// bench/results/2026-12-01-h200-selection-sweep), the block overhead and the split rates
+// again on sweeps of the kernels as they stand (bench/results/2026-12-01-h200-interior-tiles,
+// bench/results/2026-12-02-h200-skinny-tiles).
 #pragma once
 
 #include "sgemm_tile_rules.h"
