@@ -166,6 +166,16 @@ __device__ __forceinline__ void store4_guarded(float *__restrict__ C, int ldc, i
   }
 }
 
+// The rows of a thread's TM x TN cells in a warp sub-tile whose old C the edge kernel's
+// epilogue loads at once: the most that divide TM and hold at most 16 floats (four float4
+// loads in flight), at least one.
+SGEMM_TUNE_HD constexpr int epilogue_load_rows(int TM, int TN) {
+  int rows = 16 / TN < 1 ? 1 : 16 / TN;
+  if (rows > TM) rows = TM;
+  while (TM % rows != 0) --rows;
+  return rows;
+}
+
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 
 template <int PENDING>
@@ -671,6 +681,22 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     // dimension may be past that bound, and its stores address C in 64 bits: its int
     // offsets, unused, are formed from 0 so that they cannot overflow.
     const int cLd = guardC ? 0 : ldc;
+    // A load of C that follows a store to C is not moved above it, so loading each float4's
+    // old C just before its store waits out a load's latency per float4 (edge products, ncu
+    // on the H200: 7815 x 1430 x 73 took 137 us at beta 0 and 209 us at beta 0.5, 837 x 530
+    // x 143 22.6 and 28.5 us). So the edge kernel, where beta != 0 and the tile is not a
+    // split of K, loads kLoadRows rows of a warp sub-tile's old C before storing any of them.
+    // Rows, not the whole TM x TN sub-tile: a whole 8 x 4 one took the 64 x 64 x 16 tile from
+    // 79 to 94 registers and the 64 x 128 x 16 one from 127 to 130, a block per SM less each
+    // (NVRTC, sm_90). Not with C transposed (in its path below, 16 floats or one column ahead
+    // took 64 x 128 x 16 to 129 registers, 3 blocks per SM instead of 4), nor in the kernel of
+    // any operands, whose 64 x 128 x 32 tile (249 registers) spilled 8 to 20 bytes in every
+    // form tried, down to a row at a time. Nor in the narrow bodies (rows of A or B not
+    // 16-byte aligned): with the loads there, three of their products lost 7 to 11% at beta
+    // 0, where the loads never run (bench/results/2026-12-02-h200-skinny-tiles, call3). The
+    // fast kernel keeps its code.
+    const bool loadFirst = kEdges && !kAny && !kBodyNarrow && readC && !accumulate && !transC;
+    constexpr int kLoadRows = kEdges && !kAny && !kBodyNarrow ? detail::epilogue_load_rows(TM, TN) : TM;
     if constexpr (kEdges && !kAny && TM % 4 == 0) {
       // C stored transposed: the product's element (row, col) at C[col * ldc + row], so a
       // thread's TM rows of one column lie next to each other. Stored four rows at a time,
@@ -705,8 +731,24 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 #pragma unroll
       for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol) {
         float *cSub = cWarp + (wSubRow * WSUBM) * cLd + wSubCol * WSUBN;
+        float4 cOld[kLoadRows * TN / 4];
 #pragma unroll
         for (int m = 0; m < TM; ++m) {
+          if (loadFirst && m % kLoadRows == 0) {
+#pragma unroll
+            for (int r = 0; r < kLoadRows; ++r)
+#pragma unroll
+              for (int n = 0; n < TN; n += 4) {
+                const int row = tileRow * BM + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + m + r;
+                const int col = tileCol * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + n;
+                float4 &o = cOld[(r * TN + n) / 4];
+                if (guardC)
+                  o = detail::load4_guarded(C, ldc, row, col, M, N, vecC);
+                else
+                  o = *reinterpret_cast<const float4 *>(
+                      &cSub[(place.rowInWarp * TM + m + r) * cLd + place.colInWarp * TN + n]);
+              }
+          }
 #pragma unroll
           for (int n = 0; n < TN; n += 4) {
             float4 *cPtr = reinterpret_cast<float4 *>(
@@ -714,17 +756,25 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
             const int acc = (wSubRow * TM + m) * (WNITER * TN) + wSubCol * TN + n;
             float4 out = make_float4(alpha * threadResults[acc + 0], alpha * threadResults[acc + 1],
                                      alpha * threadResults[acc + 2], alpha * threadResults[acc + 3]);
+            if (loadFirst) {
+              const float4 o = cOld[(m % kLoadRows * TN + n) / 4];
+              out.x += beta * o.x;
+              out.y += beta * o.y;
+              out.z += beta * o.z;
+              out.w += beta * o.w;
+            }
             if (guardC) {
               const int row = tileRow * BM + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + m;
               const int col = tileCol * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + n;
-              detail::store4_guarded(C, ldc, row, col, M, N, out, beta, readC, vecC, accumulate, transC);
+              detail::store4_guarded(C, ldc, row, col, M, N, out, beta, readC && !loadFirst, vecC, accumulate,
+                                     transC);
               continue;
             }
             if ((kStreamK || kEdges) && accumulate) {
               detail::atomic_add4(cPtr, out);
               continue;
             }
-            if (readC) {
+            if (readC && !loadFirst) {
               const float4 old = cPtr[0];
               out.x += beta * old.x;
               out.y += beta * old.y;
