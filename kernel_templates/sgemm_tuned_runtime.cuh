@@ -10,8 +10,10 @@
 // is refused with cudaErrorInvalidValue.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <mutex>
@@ -22,6 +24,47 @@
 #include "sgemm_double_buffered.cuh"
 #include "sgemm_launch.h"
 #include "sgemm_tuned_select.h"
+
+namespace sgemm_tune {
+
+// How sgemm_tuned chooses the kernel for a product it has not run before on a device (a
+// product: its sizes, leading dimensions, ops and operand alignment; not its pointers).
+enum class Dispatch {
+  // The kernel the selection's model predicts fastest (sgemm_tuned_select.h). The call never
+  // waits on the GPU, so it may be captured into a CUDA graph.
+  predicted,
+  // The first call times, on its stream, the kernels the model ranks fastest (up to 8) and
+  // keeps the fastest for every later call: the host waits for that once, for about 30 runs
+  // of the product. With beta != 0 the candidates run on a copy of C. A call made while its
+  // stream is being captured, or that cannot have the copy, takes the predicted kernel and
+  // leaves the timing to a later call. As cuDNN's benchmark mode and Triton's autotuning
+  // do: the model ranks well but picks the fastest kernel for only part of the products
+  // (bench/NOTES.md, session 16).
+  measured,
+};
+
+namespace detail {
+// The process's Dispatch: SGEMM_TUNE_DISPATCH=measured in the environment sets it at the
+// first call; set_dispatch at any time.
+inline std::atomic<int> &dispatch_setting() {
+  static std::atomic<int> setting{[] {
+    const char *v = std::getenv("SGEMM_TUNE_DISPATCH");
+    return v != nullptr && std::strcmp(v, "measured") == 0 ? static_cast<int>(Dispatch::measured)
+                                                           : static_cast<int>(Dispatch::predicted);
+  }()};
+  return setting;
+}
+}  // namespace detail
+
+inline Dispatch dispatch() { return static_cast<Dispatch>(detail::dispatch_setting().load(std::memory_order_relaxed)); }
+
+// Products already run keep the kernel they were given, except that under
+// Dispatch::measured a product whose kernel was predicted is timed at its next call.
+inline void set_dispatch(Dispatch d) {
+  detail::dispatch_setting().store(static_cast<int>(d), std::memory_order_relaxed);
+}
+
+}  // namespace sgemm_tune
 
 namespace sgemm_tune_runtime {
 
@@ -390,9 +433,15 @@ struct Route {
   LoadedCode *code;           // the loaded code of the kernel the path launches (cubin paths)
   int splits;                 // K split this many ways (edge paths)
   double predicted_ps;        // the selection's prediction; 0 for an exact match
+  // Dispatch::measured: how many kernels were timed to choose it (1: the rule allows only
+  // this one, so none was); 0: chosen by prediction alone.
+  int timed = 0;
+  double measured_ps = 0;  // its best time when it was timed, in picoseconds
 };
 
 constexpr int kMaxEntries = 256;
+// The most kernels a measured choice times (sgemm_tune::Dispatch::measured).
+constexpr int kMaxMeasuredCandidates = 16;
 
 // The shapes of a table's entries, as the selection rule reads them; returns their count.
 inline int table_shapes(const GpuTable &table, sgemm_tune_kernels::TunedShape *shapes) {
@@ -435,20 +484,31 @@ inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const Sgem
   return sgemm_tune_kernels::pack_is_faster(s.predicted_ps, any, f.a, f.b) ? KernelKind::packed : as_they_lie;
 }
 
-// The selection for `product` among `n` entries on a GPU of `sms` SMs (select_kernel on the
-// product the edge kernel computes); entry -1 for none. No CUDA call.
-inline sgemm_tune_kernels::Selection select_for_product(const sgemm_tune_kernels::TunedShape *shapes, int n,
-                                                        const RowMajorGemm &product, int sms) {
+// The `capacity` selections predicted fastest for `product` among `n` entries on a GPU of
+// `sms` SMs (select_kernels on the product the edge kernel computes), fastest first, into
+// `out`; returns how many. No CUDA call.
+inline int select_candidates(const sgemm_tune_kernels::TunedShape *shapes, int n, const RowMajorGemm &product, int sms,
+                             sgemm_tune_kernels::Selection *out, int capacity) {
   const sgemm_tune_kernels::EdgeProduct edge = sgemm_tune_kernels::edge_product(product);
   const RowMajorGemm &g = edge.g;
   const sgemm_tune_kernels::SplitAdds adds = sgemm_tune_kernels::split_adds(edge.operands);
-  sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_kernel(
-      shapes, n, g.M, g.N, g.K, sgemm_tune_kernels::fast_kernel_layout(product), sms, adds);
-  // Leading dimensions too long for the fast kernel's int offsets: the edge kernels
-  // address in 64 bits.
-  if (s.entry >= 0 && !s.edges &&
-      !sgemm_tune_kernels::leading_dimensions_fit_tile(shapes[s.entry].tile, g.lda, g.ldb, g.ldc))
-    s = sgemm_tune_kernels::select_kernel(shapes, n, g.M, g.N, g.K, false, sms, adds);
+  const bool fast_layout = sgemm_tune_kernels::fast_kernel_layout(product);
+  const int found = sgemm_tune_kernels::select_kernels(shapes, n, g.M, g.N, g.K, fast_layout, sms, adds, out, capacity);
+  // Leading dimensions too long for a fast kernel's int offsets: the edge kernels address
+  // in 64 bits, so the product is ranked again on them alone.
+  for (int i = 0; i < found; ++i)
+    if (!out[i].edges &&
+        !sgemm_tune_kernels::leading_dimensions_fit_tile(shapes[out[i].entry].tile, g.lda, g.ldb, g.ldc))
+      return sgemm_tune_kernels::select_kernels(shapes, n, g.M, g.N, g.K, false, sms, adds, out, capacity);
+  return found;
+}
+
+// The selection for `product`: the one select_candidates ranks first (entry -1 for none).
+// No CUDA call.
+inline sgemm_tune_kernels::Selection select_for_product(const sgemm_tune_kernels::TunedShape *shapes, int n,
+                                                        const RowMajorGemm &product, int sms) {
+  sgemm_tune_kernels::Selection s{sgemm_tune_kernels::SelectKind::none, -1, false, 1, 0.0};
+  select_candidates(shapes, n, product, sms, &s, 1);
   return s;
 }
 
@@ -666,6 +726,143 @@ inline cudaError_t launch_route(const GpuTable *gpus, int gpu_count, const Route
   return launch_default(g, true, r.splits, stream);
 }
 
+// Dispatch::measured: how many of the kernels ranked fastest are timed, and how many times
+// each (its best time counts). Fitted offline (tools/replay_sweep --measured N): over the
+// sweeps of bench/results/2026-12-02-h200-skinny-tiles, the best of the first 8 reaches
+// 93.2% of cuBLAS over the random set where the first alone reaches 85.2% and the best of
+// every kernel 95.4%.
+constexpr int kMeasuredCandidates = 8;
+constexpr int kMeasuredRounds = 3;
+static_assert(kMeasuredCandidates <= kMaxMeasuredCandidates, "kMaxMeasuredCandidates bounds the candidates");
+
+// measure_route's answer when it cannot time the candidates on this call (the stream is
+// being captured, or no copy of C can be had) and the predicted route serves it instead.
+constexpr cudaError_t kCannotMeasureNow = cudaErrorNotReady;
+
+// Timing events, destroyed with the object.
+class TimingEvents {
+ public:
+  ~TimingEvents() {
+    for (int i = 0; i < count_; ++i) cudaEventDestroy(events_[i]);
+  }
+  cudaError_t create(int n) {
+    for (; count_ < n; ++count_) {
+      const cudaError_t e = cudaEventCreate(&events_[count_]);
+      if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+  }
+  cudaEvent_t operator[](int i) const { return events_[i]; }
+  static constexpr int kMax = 1 + kMeasuredRounds * kMeasuredCandidates;
+
+ private:
+  cudaEvent_t events_[kMax] = {};
+  int count_ = 0;
+};
+
+// Chooses the route of `product` (check_gemm said run; alpha != 0, K > 0) by timing, on
+// `stream`, the kernels select_candidates ranks fastest: each once to load its code, then
+// kMeasuredRounds rounds over them in alternating order, back to back, so that the GPU
+// never idles between two timed runs; the host waits for the last. With beta = 0 they run
+// on C itself, each overwriting all of it; otherwise on a zeroed copy of C's extent from
+// the stream's pool, at C's alignment, so that C is read once, by the call that follows.
+// Where the rule allows one kernel only, it is the route, with timed = 1 and nothing run.
+// Returns kCannotMeasureNow, having launched nothing, while `stream` is being captured or
+// when the copy cannot be had; any other error is a launch's or the runtime's.
+inline cudaError_t measure_route(const GpuTable *gpus, int gpu_count, const RowMajorGemm &product, cudaStream_t stream,
+                                 Route *out) {
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  cudaError_t e = cudaStreamIsCapturing(stream, &capture);
+  if (e != cudaSuccess) return e;
+  if (capture != cudaStreamCaptureStatusNone) return kCannotMeasureNow;
+  Route start;
+  int sms = 0;
+  e = start_route(&start, &sms);
+  if (e != cudaSuccess) return e;
+  const DeviceTable found = table_for_device(gpus, gpu_count, start.device);
+  if (found.table == nullptr) return kCannotMeasureNow;
+  sgemm_tune_kernels::TunedShape shapes[kMaxEntries];
+  const int n = table_shapes(*found.table, shapes);
+  sgemm_tune_kernels::Selection picks[kMeasuredCandidates];
+  const int count = select_candidates(shapes, n, product, sms, picks, kMeasuredCandidates);
+  if (count == 0) return kCannotMeasureNow;
+  Route routes[kMeasuredCandidates];
+  for (int i = 0; i < count; ++i) {
+    routes[i] = start;
+    routes[i].rule = found.rule;
+    route_selection(*found.table, picks[i], product, Packing::when_faster, &routes[i]);
+  }
+  if (count == 1) {
+    *out = routes[0];
+    out->timed = 1;
+    return cudaSuccess;
+  }
+
+  RowMajorGemm target = product;
+  void *copy = nullptr;
+  if (product.beta != 0.0f) {
+    const std::size_t offset = reinterpret_cast<std::uintptr_t>(product.C) % 16;
+    const std::size_t bytes = offset + sizeof(float) * static_cast<std::size_t>(
+                                           static_cast<long long>(product.M - 1) * product.ldc + product.N);
+    if (cudaMallocAsync(&copy, bytes, stream) != cudaSuccess) {
+      cudaGetLastError();  // the failed allocation's: the predicted route serves this call
+      return kCannotMeasureNow;
+    }
+    e = cudaMemsetAsync(copy, 0, bytes, stream);
+    target.C = reinterpret_cast<float *>(static_cast<char *>(copy) + offset);
+  }
+  TimingEvents events;
+  bool usable[kMeasuredCandidates];
+  int which[TimingEvents::kMax];  // which[t]: the candidate timed between events t - 1 and t
+  int recorded = 0;
+  if (e == cudaSuccess) e = events.create(TimingEvents::kMax);
+  // A candidate that cannot launch (its workspace cannot be had, say) is left out, its error
+  // cleared; an error that stays with the context fails the wait below, and is returned.
+  const auto launch = [&](int i) {
+    if (launch_route(gpus, gpu_count, routes[i], target, stream) == cudaSuccess) return true;
+    cudaGetLastError();
+    return false;
+  };
+  for (int i = 0; i < count && e == cudaSuccess; ++i) usable[i] = launch(i);
+  if (e == cudaSuccess) e = cudaEventRecord(events[recorded++], stream);
+  for (int round = 0; round < kMeasuredRounds && e == cudaSuccess; ++round)
+    for (int j = 0; j < count && e == cudaSuccess; ++j) {
+      const int i = round % 2 == 0 ? j : count - 1 - j;
+      if (!usable[i]) continue;
+      if (!launch(i)) {
+        usable[i] = false;
+        continue;
+      }
+      which[recorded] = i;
+      e = cudaEventRecord(events[recorded++], stream);
+    }
+  if (e == cudaSuccess) e = cudaEventSynchronize(events[recorded - 1]);
+  float best_ms[kMeasuredCandidates];
+  for (int i = 0; i < count; ++i) best_ms[i] = -1;
+  for (int t = 1; t < recorded && e == cudaSuccess; ++t) {
+    float ms = 0;
+    e = cudaEventElapsedTime(&ms, events[t - 1], events[t]);
+    const int i = which[t];
+    if (usable[i] && (best_ms[i] < 0 || ms < best_ms[i])) best_ms[i] = ms;
+  }
+  if (copy != nullptr) {
+    const cudaError_t freed = cudaFreeAsync(copy, stream);
+    if (e == cudaSuccess) e = freed;
+  }
+  if (e != cudaSuccess) return e;
+  int fastest = -1, timed = 0;
+  for (int i = 0; i < count; ++i) {
+    if (!usable[i] || best_ms[i] < 0) continue;
+    ++timed;
+    if (fastest < 0 || best_ms[i] < best_ms[fastest]) fastest = i;
+  }
+  if (fastest < 0) return kCannotMeasureNow;
+  *out = routes[fastest];
+  out->timed = timed;
+  out->measured_ps = 1e9 * static_cast<double>(best_ms[fastest]);
+  return cudaSuccess;
+}
+
 // C = alpha op(A) op(B) + beta C for the row-major product `g` (sgemm_blas_call.h), on
 // `stream`. Arguments check_gemm refuses give cudaErrorInvalidValue before any CUDA call.
 inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, const RowMajorGemm &g, cudaStream_t stream) {
@@ -683,6 +880,17 @@ inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, const RowMajorGemm
   Route r;
   const cudaError_t e = route(gpus, gpu_count, g, &r);
   if (e != cudaSuccess) return e;
+  if (sgemm_tune::dispatch() == sgemm_tune::Dispatch::measured && r.timed == 0 && r.kernel != nullptr &&
+      r.predicted_ps > 0) {
+    Route measured;
+    const cudaError_t m = measure_route(gpus, gpu_count, g, stream, &measured);
+    if (m == cudaSuccess) {
+      r = measured;
+      route_cache().remember(gpus, gpu_count, r.device, sgemm_tune_kernels::route_key(g), r);
+    } else if (m != kCannotMeasureNow) {
+      return m;
+    }
+  }
   return launch_route(gpus, gpu_count, r, g, stream);
 }
 

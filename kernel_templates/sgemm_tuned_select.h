@@ -219,28 +219,39 @@ inline bool pack_is_faster(double edges_ps, bool any, long long a_floats, long l
   return edges_ps + predict_pack_time(a_floats, b_floats) < edges_ps * slowdown;
 }
 
-// The rule above. `fast_operands`: the fast kernel can read the operands
-// (fast_kernel_layout); `sms`: the GPU's SM count; `adds`: how a split of K adds its parts
-// into this product's C (split_adds).
-inline Selection select_kernel(const TunedShape *entries, int count, long long M, long long N, long long K,
-                               bool fast_operands, int sms, SplitAdds adds) {
-  Selection best{SelectKind::none, -1, false, 1, 0.0};
-  if (M <= 0 || N <= 0 || K <= 0) return best;
+// The rule above, keeping the `capacity` kernels predicted fastest rather than one:
+// writes them to `out`, fastest first, and returns how many there are (0: none takes the
+// shape; 1: an exact match, which the tuner timed at this very shape). What a header that
+// measures its choice (sgemm_tune::Dispatch::measured) times on a product's first call, and
+// what select_kernel keeps the first of. `fast_operands`: the fast kernel can read the
+// operands (fast_kernel_layout); `sms`: the GPU's SM count; `adds`: how a split of K adds
+// its parts into this product's C (split_adds).
+inline int select_kernels(const TunedShape *entries, int count, long long M, long long N, long long K,
+                          bool fast_operands, int sms, SplitAdds adds, Selection *out, int capacity) {
+  if (capacity < 1 || M <= 0 || N <= 0 || K <= 0) return 0;
+  int exact = -1;
   if (fast_operands)
     for (int i = 0; i < count; ++i) {
       const TunedShape &e = entries[i];
       if (e.M != M || e.N != N || e.K != K || !shape_fits_tile(e.tile, M, N, K)) continue;
-      if (best.entry < 0 || e.percent_of_cublas > entries[best.entry].percent_of_cublas)
-        best = Selection{SelectKind::exact, i, false, 1, 0.0};
+      if (exact < 0 || e.percent_of_cublas > entries[exact].percent_of_cublas) exact = i;
     }
-  if (best.entry >= 0) return best;
+  if (exact >= 0) {
+    out[0] = Selection{SelectKind::exact, exact, false, 1, 0.0};
+    return 1;
+  }
+  int kept = 0;
   double ps_per_unit = 0;
   auto consider = [&](int i, bool edges, int splits) {
     const double time = detail::predict_time_at(entries[i], ps_per_unit, M, N, K, sms, edges, splits, adds);
     // A prediction that is not a finite positive time (an entry's figures out of all
     // reason) never wins, nor blocks a later one.
     if (!(time > 0 && time < 1e300)) return;
-    if (best.entry < 0 || time < best.predicted_ps) best = Selection{SelectKind::predicted, i, edges, splits, time};
+    if (kept == capacity && !(time < out[kept - 1].predicted_ps)) return;
+    // Insertion into the list, fastest first; at equal times the earlier candidate stays ahead.
+    int at = kept < capacity ? kept++ : kept - 1;
+    for (; at > 0 && time < out[at - 1].predicted_ps; --at) out[at] = out[at - 1];
+    out[at] = Selection{SelectKind::predicted, i, edges, splits, time};
   };
   for (int i = 0; i < count; ++i) {
     const TunedShape &e = entries[i];
@@ -251,6 +262,14 @@ inline Selection select_kernel(const TunedShape *entries, int count, long long M
     for (int splits : detail::kSplitChoices)
       if (k_split_fits(e.tile, K, splits)) consider(i, true, splits);
   }
+  return kept;
+}
+
+// The rule above: the one kernel select_kernels ranks first (entry -1 for none).
+inline Selection select_kernel(const TunedShape *entries, int count, long long M, long long N, long long K,
+                               bool fast_operands, int sms, SplitAdds adds) {
+  Selection best{SelectKind::none, -1, false, 1, 0.0};
+  select_kernels(entries, count, M, N, K, fast_operands, sms, adds, &best, 1);
   return best;
 }
 

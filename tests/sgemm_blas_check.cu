@@ -4,6 +4,10 @@
 //                              because sgemm_tuned answers them before touching it
 //   sgemm_blas_check cases     every layout, op pair, leading-dimension padding, operand
 //                              offset, edge shape and beta, against cublasSgemm
+//   sgemm_blas_check measured  the same over fewer shapes and paddings with
+//                              sgemm_tune::Dispatch::measured: each new product's first
+//                              call times the best-ranked kernels (on C itself at beta 0, on
+//                              a copy otherwise) before it runs
 //   sgemm_blas_check edges     the edge variant of every tuned entry of this GPU, launched
 //                              directly, over odd shapes with 16-byte aligned rows, against
 //                              cublasSgemm; then with the operands packed first
@@ -244,6 +248,7 @@ void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
   float *C = out.base + c.offset;
 
   std::string path;
+  int timed = 0;  // Route::timed of the route the call took
   cudaError_t status;
   if (c.entry < 0) {
     status = sgemm_tuned(l, c.op_a, c.op_b, c.M, c.N, c.K, alpha, A, lda, B, ldb, c.beta, C, ldc);
@@ -251,6 +256,7 @@ void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
     CHECK(sgemm_tune_runtime::route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, l, c.op_a, c.op_b, c.M,
                                     c.N, c.K, A, lda, B, ldb, C, ldc, &route));
     path = sgemm_tune_runtime::path_name(route.path);
+    timed = route.timed;
   } else {
     const sgemm_tune_kernels::RowMajorGemm g =
         sgemm_tune_kernels::to_row_major(l, c.op_a, c.op_b, c.M, c.N, c.K, alpha, A, lda, B, ldb, c.beta, C, ldc);
@@ -283,8 +289,8 @@ void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
   }
   const bool ok = status == cudaSuccess && error.value() < 1e-4 && touched == 0;
   char buf[200];
-  std::snprintf(buf, sizeof buf, " lds=%d,%d,%d %s err=%.1e outside=%zu path=%s", lda, ldb, ldc,
-                error_name(status).c_str(), error.value(), touched, path.c_str());
+  std::snprintf(buf, sizeof buf, " lds=%d,%d,%d %s err=%.1e outside=%zu path=%s timed=%d", lda, ldb, ldc,
+                error_name(status).c_str(), error.value(), touched, path.c_str(), timed);
   report(ok, describe(c) + buf);
 }
 
@@ -306,6 +312,31 @@ void run_cases() {
         for (Op b : kOps)
           for (int pad : {0, 4, 3})
             for (int offset : {0, 1, 3})
+              for (float beta : {0.0f, 0.5f})
+                run_case(h, Case{l, a, b, s.M, s.N, s.K, pad, offset, beta, -1, 1, false, false}, rng);
+  CHECK_CUBLAS(cublasDestroy(h));
+}
+
+// The measured dispatch: shapes the tuned entries divide (an exact match, never timed), edge
+// remainders and shapes split or not, every layout and op pair, rows aligned or not, beta 0
+// over NaN (timed on C itself) and 0.5 (timed on a copy: C must come out as one call
+// leaves it). A product's second call (the other beta, the same key) reuses its route.
+void run_measured() {
+  sgemm_tune::set_dispatch(sgemm_tune::Dispatch::measured);
+  cublasHandle_t h;
+  CHECK_CUBLAS(cublasCreate(&h));
+  std::mt19937 rng(12);
+  struct Shape {
+    int M, N, K;
+  };
+  const Shape shapes[] = {{127, 129, 131},  {1, 1, 1},    {17, 33, 1000},
+                          {512, 512, 512}, {1000, 1000, 1000}, {100, 36, 20}};
+  for (const Shape &s : shapes)
+    for (Layout l : kLayouts)
+      for (Op a : kOps)
+        for (Op b : kOps)
+          for (int pad : {0, 3})
+            for (int offset : {0, 1})
               for (float beta : {0.0f, 0.5f})
                 run_case(h, Case{l, a, b, s.M, s.N, s.K, pad, offset, beta, -1, 1, false, false}, rng);
   CHECK_CUBLAS(cublasDestroy(h));
@@ -513,12 +544,14 @@ int main(int argc, char **argv) {
     run_invalid();
   } else if (mode == "cases") {
     run_cases();
+  } else if (mode == "measured") {
+    run_measured();
   } else if (mode == "edges") {
     run_edges();
   } else if (mode == "huge") {
     run_huge();
   } else {
-    std::fprintf(stderr, "usage: %s invalid|cases|edges|huge\n", argv[0]);
+    std::fprintf(stderr, "usage: %s invalid|cases|measured|edges|huge\n", argv[0]);
     return 2;
   }
   std::printf("%d passed, %d failed\n", g_passed, g_failed);

@@ -143,6 +143,28 @@ TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
   for (const char *path : {"tuned-cubin", "tuned-source", "tuned-edge-cubin", "tuned-any-cubin", "default-edge"})
     EXPECT_GT(by_path[path], 0) << path;
 
+  // The measured dispatch (sgemm_tune::Dispatch::measured), in a process of its own: every
+  // result right, C outside M x N untouched, and each predicted product's kernel chosen by
+  // timing candidates; an exact match and the scale pass alone are never timed.
+  const testing::CommandOutput measured = testing::run_command(program + " measured");
+  std::cout << measured.text << std::flush;
+  EXPECT_EQ(measured.exit_code, 0) << "with the measured dispatch a result differs from cuBLAS or a call failed";
+  const auto measured_cases = parse_cases(measured.text);
+  // 6 shapes x 2 layouts x 4 op pairs x 2 paddings x 2 offsets x 2 betas.
+  EXPECT_EQ(measured_cases.size(), 384u);
+  int timed_several = 0;
+  for (const auto &c : measured_cases) {
+    EXPECT_EQ(c.at("verdict"), "ok") << c.at("line");
+    const std::string expected = expected_path(c);
+    const int timed = std::stoi(c.at("timed"));
+    if (expected == "tuned-cubin" || expected == "tuned-source" || expected == "default-edge")
+      EXPECT_EQ(timed, 0) << c.at("line");
+    else
+      EXPECT_GE(timed, 1) << c.at("line");
+    timed_several += timed >= 2;
+  }
+  EXPECT_GT(timed_several, 0) << "no product's kernel was chosen among several timed ones";
+
   // Each entry's edge variant, called directly: a data-parallel and a stream-K tile as
   // machine code, the seed tile from source.
   const testing::CommandOutput edges = testing::run_command(program + " edges");

@@ -1,4 +1,5 @@
 // best, stale, emit, export and import against a real database, without a GPU.
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <filesystem>
@@ -112,6 +113,54 @@ TEST_F(QueryTest, SelectionRuleExactThenPredicted) {
   }
   EXPECT_EQ(select(0, 4096, 4096, true).kind, SelectKind::none);
   EXPECT_EQ(select(4096, 4096, 0, true).kind, SelectKind::none);
+}
+
+// select_kernels, which a header measuring its choice times the candidates of: the kernels
+// predicted fastest, fastest first, none twice; its first is select_kernel's choice; an
+// exact match is the one candidate; a capacity of 0 or an empty shape gives none.
+TEST(SelectKernel, CandidatesAreTheFastestPredictedInOrder) {
+  using sgemm_tune_kernels::predict_time;
+  using sgemm_tune_kernels::select_kernel;
+  using sgemm_tune_kernels::select_kernels;
+  using sgemm_tune_kernels::Selection;
+  using sgemm_tune_kernels::TunedShape;
+  SgemmTile wide = kBigTile, seed = kSeedTile;
+  wide.STREAMK = 1;
+  const TunedShape entries[] = {{4096, 4096, 4096, wide, 100.0, 50.0}, {4096, 4096, 4096, seed, 95.0, 45.0}};
+  for (const auto &shape : {std::array<long long, 3>{1000, 1000, 1000}, {120, 120, 65536}, {8192, 8192, 8192},
+                            {1, 1, 1}}) {
+    const long long M = shape[0], N = shape[1], K = shape[2];
+    Selection all[64];
+    const int n = select_kernels(entries, 2, M, N, K, true, 132, kVector, all, 64);
+    ASSERT_GT(n, 0);
+    const Selection first = select_kernel(entries, 2, M, N, K, true, 132, kVector);
+    EXPECT_EQ(all[0].entry, first.entry);
+    EXPECT_EQ(all[0].edges, first.edges);
+    EXPECT_EQ(all[0].splits, first.splits);
+    for (int i = 0; i < n; ++i) {
+      EXPECT_EQ(all[i].kind, SelectKind::predicted);
+      EXPECT_DOUBLE_EQ(all[i].predicted_ps,
+                       predict_time(entries[all[i].entry], M, N, K, 132, all[i].edges, all[i].splits, kVector));
+      if (i > 0) EXPECT_LE(all[i - 1].predicted_ps, all[i].predicted_ps);
+      for (int j = 0; j < i; ++j)
+        EXPECT_FALSE(all[i].entry == all[j].entry && all[i].edges == all[j].edges && all[i].splits == all[j].splits)
+            << "candidate " << i << " repeats " << j;
+    }
+    // A smaller capacity keeps the same leaders.
+    Selection three[3];
+    const int m = select_kernels(entries, 2, M, N, K, true, 132, kVector, three, 3);
+    ASSERT_EQ(m, std::min(n, 3));
+    for (int i = 0; i < m; ++i) EXPECT_DOUBLE_EQ(three[i].predicted_ps, all[i].predicted_ps);
+  }
+  // 1000^3 with no split limit in sight: both tiles at several splits, more than 8 candidates.
+  Selection many[64];
+  EXPECT_GT(select_kernels(entries, 2, 1000, 1000, 1000, true, 132, kVector, many, 64), 8);
+  // An exact match is the only candidate; nothing for an empty shape or no room.
+  Selection one[4];
+  ASSERT_EQ(select_kernels(entries, 2, 4096, 4096, 4096, true, 132, kVector, one, 4), 1);
+  EXPECT_EQ(one[0].kind, SelectKind::exact);
+  EXPECT_EQ(select_kernels(entries, 2, 0, 4096, 4096, true, 132, kVector, one, 4), 0);
+  EXPECT_EQ(select_kernels(entries, 2, 1000, 1000, 1000, true, 132, kVector, one, 0), 0);
 }
 
 TEST(SelectKernel, PredictionCountsPaddingWavesAndSplits) {

@@ -12,7 +12,11 @@
 //   --only I,J,...   run only these problems, by their numbers in the full set's table
 //   --verify-only    verify each problem (two calls per side: beta 0, then 0.5) and time nothing
 // and --beta B times the calls with beta = B (default 0; each timed call then reads C, which
-// starts as each side's verified beta = 0.5 result): what an epilogue that reads C costs.
+// starts as each side's verified beta = 0.5 result): what an epilogue that reads C costs;
+// --dispatch predicted|measured sets the header's sgemm_tune::Dispatch (default: what
+// SGEMM_TUNE_DISPATCH says, else predicted). Each problem's first call, the one that chooses
+// its kernel, is timed apart ("first ms": until the GPU is done with it), and "timed" says
+// how many kernels were timed to choose (0: the prediction chose).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -47,6 +51,8 @@ struct Outcome {
   cudaError_t status = cudaSuccess;  // of sgemm_tuned, the first call that was not cudaSuccess
   const char *path = "?";
   int splits = 1;             // K split this many ways
+  int candidates_timed = 0;   // kernels timed to choose the route (Route::timed)
+  double first_ms = NAN;      // the first call, host and GPU, until the GPU is done with it
   double predicted_ms = NAN;  // the selection's predicted time (not for an exact match)
   bool ok() const { return status == cudaSuccess && error_beta0 < kTolerance && error_beta < kTolerance; }
   bool timed() const { return std::isfinite(tuned_ms) && std::isfinite(cublas_ms); }
@@ -72,7 +78,11 @@ Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_
   // beta = 0: C starts as NaN and must be overwritten without being read.
   out.fill_nan();
   ref.fill_nan();
+  CHECK(cudaDeviceSynchronize());
+  const auto first_start = std::chrono::steady_clock::now();
   keep_first_error(tuned_sgemm(c, A, B, 0.0f, C));
+  CHECK(cudaDeviceSynchronize());
+  o.first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start).count();
   cublas_sgemm(h, c, A, B, 0.0f, R);
   CHECK(cudaDeviceSynchronize());
   o.error_beta0 = relative_error(c, out, ref);
@@ -90,6 +100,7 @@ Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_
   {
     o.path = sgemm_tune_runtime::path_name(route.path);
     o.splits = route.splits;
+    o.candidates_timed = route.timed;
     if (route.predicted_ps > 0) o.predicted_ms = route.predicted_ps * 1e-9;
   }
   if (o.status != cudaSuccess || !timed) return o;
@@ -145,7 +156,7 @@ bool parse_problem_numbers(const char *list, std::vector<bool> *only) {
 
 int usage() {
   std::fprintf(stderr, "usage: bench_shapes [--self-test | --sweep [--sweep-seconds T]] [--seed S] [--count N] "
-                       "[--only I,J,...] [--verify-only] [--beta B]\n");
+                       "[--only I,J,...] [--verify-only] [--beta B] [--dispatch predicted|measured]\n");
   return 2;
 }
 
@@ -186,6 +197,11 @@ int main(int argc, char **argv) {
       const double b = std::strtod(value, &end);
       if (!(b >= -1.0 && b <= 1.0)) return usage();  // |beta| <= 1: C stays finite over the rounds
       timed_beta = static_cast<float>(b);
+    } else if (arg == "--dispatch") {
+      const std::string d = value;
+      if (d != "predicted" && d != "measured") return usage();
+      sgemm_tune::set_dispatch(d == "measured" ? sgemm_tune::Dispatch::measured : sgemm_tune::Dispatch::predicted);
+      continue;
     } else if (arg == "--only") {
       if (!parse_problem_numbers(value, &only)) return usage();
       continue;
@@ -234,9 +250,10 @@ int main(int argc, char **argv) {
     std::printf("ratio = cuBLAS time / tuned time, timed at beta = %g; errors are relative Frobenius norms against "
                 "cuBLAS, beta = 0 over NaN and beta = 0.5; alpha = %g\n",
                 timed_beta, kAlpha);
-  std::printf("%4s %-6s %-3s %2s %5s %5s %5s %5s %5s %5s %3s %10s %10s %7s %8s %8s %-4s %-16s %5s %10s\n", "#", "set",
-              "lay", "op", "M", "N", "K", "lda", "ldb", "ldc", "off", "tuned ms", "cuBLAS ms", "ratio", "err b=0",
-              "err b=.5", "ok", "path", "split", "pred ms");
+  std::printf("dispatch: %s\n", sgemm_tune::dispatch() == sgemm_tune::Dispatch::measured ? "measured" : "predicted");
+  std::printf("%4s %-6s %-3s %2s %5s %5s %5s %5s %5s %5s %3s %10s %10s %7s %8s %8s %-4s %-16s %5s %10s %10s %5s\n",
+              "#", "set", "lay", "op", "M", "N", "K", "lda", "ldb", "ldc", "off", "tuned ms", "cuBLAS ms", "ratio",
+              "err b=0", "err b=.5", "ok", "path", "split", "pred ms", "first ms", "timed");
   std::vector<Outcome> outcomes;
   int passed = 0, failed = 0;
   const auto wall_start = std::chrono::steady_clock::now();
@@ -250,10 +267,12 @@ int main(int argc, char **argv) {
     const Outcome o = run_problem(cublas, p, (seed << 20) ^ (i + 1) * 0x100, !verify_only, timed_beta);
     outcomes.push_back(o);
     (o.ok() ? passed : failed) += 1;
-    std::printf("%4zu %-6s %-3s %c%c %5d %5d %5d %5d %5d %5d %3d %10.4f %10.4f %6.1f%% %8.1e %8.1e %-4s %-16s %5d %10.4f",
+    std::printf("%4zu %-6s %-3s %c%c %5d %5d %5d %5d %5d %5d %3d %10.4f %10.4f %6.1f%% %8.1e %8.1e %-4s %-16s %5d %10.4f "
+                "%10.3f %5d",
                 i + 1, p.suite ? "suite" : p.named ? "named" : "random", layout_name(c.layout), op_name(c.op_a), op_name(c.op_b), c.M, c.N,
                 c.K, c.lda, c.ldb, c.ldc, p.offset, o.tuned_ms, o.cublas_ms, 100.0 * o.ratio(), o.error_beta0,
-                o.error_beta, o.ok() ? "ok" : "FAIL", o.path, o.splits, o.predicted_ms);
+                o.error_beta, o.ok() ? "ok" : "FAIL", o.path, o.splits, o.predicted_ms, o.first_ms,
+                o.candidates_timed);
     if (o.status != cudaSuccess) std::printf(" (sgemm_tuned returned %s)", cudaGetErrorName(o.status));
     std::printf("\n");
   }

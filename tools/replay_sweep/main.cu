@@ -4,7 +4,9 @@
 // any swept choice reached (the oracle), and cuBLAS's. Prints one line per problem, then per
 // set the geometric means of cuBLAS time / chosen time and of the oracle's, so that a change
 // of the selection's model is judged on thousands of measured choices before a GPU run.
-//   replay_sweep SWEEP.csv [--quiet] [--sets SET,SET...] [--min SET=PERCENT ...]
+//   replay_sweep SWEEP.csv [--quiet] [--measured N] [--sets SET,SET...] [--min SET=PERCENT ...]
+// --measured: replay a header that measures its choice (sgemm_tune::Dispatch::measured): of
+// the N kernels the selection ranks fastest, the one the sweep measured fastest.
 // --sets: replay only the problems of these sets (random, suite, named): a sweep of older
 // kernels still judges the choices whose kernels have not changed since.
 // --min: exit 1 when the choice made now reaches less than PERCENT of cuBLAS (geometric mean)
@@ -105,17 +107,24 @@ double geometric_mean(const std::vector<double> &v) {
 
 int main(int argc, char **argv) {
   const auto usage = [] {
-    std::fprintf(stderr, "usage: replay_sweep SWEEP.csv [--quiet] [--sets SET,SET...] [--min SET=PERCENT ...]\n");
+    std::fprintf(stderr, "usage: replay_sweep SWEEP.csv [--quiet] [--measured N] [--sets SET,SET...] "
+                         "[--min SET=PERCENT ...]\n");
     return 2;
   };
   if (argc < 2) return usage();
   bool quiet = false;
+  int measured = 1;  // candidates timed per problem; 1: the predicted choice alone
   std::map<std::string, double> minimum;  // percent of cuBLAS, by set
   std::set<std::string> only;              // --sets; empty: every set
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--quiet") {
       quiet = true;
+    } else if (arg == "--measured" && i + 1 < argc) {
+      char *end = nullptr;
+      const long n = std::strtol(argv[++i], &end, 10);
+      if (*end != '\0' || n < 1 || n > rt::kMaxMeasuredCandidates) return usage();
+      measured = static_cast<int>(n);
     } else if (arg == "--sets" && i + 1 < argc) {
       for (const std::string &set : split_csv(argv[++i])) {
         if (set != "random" && set != "suite" && set != "named") return usage();
@@ -198,19 +207,41 @@ int main(int argc, char **argv) {
   std::vector<double> measured_over_predicted;
   if (!quiet) std::printf("%4s %-6s %-3s %2s %5s %5s %5s  %-18s %9s %9s %7s  %-18s %9s %7s  %s\n", "#", "set", "lay", "op",
                           "M", "N", "K", "chosen now", "pred ms", "ms", "ratio", "oracle", "ms", "ratio", "recorded");
-  for (const auto &[number, p] : problems) {
+  for (const auto &numbered : problems) {
+    const int number = numbered.first;
+    const Problem &p = numbered.second;
     const sgemm_tune::Layout layout = p.layout == "row" ? sgemm_tune::Layout::RowMajor : sgemm_tune::Layout::ColMajor;
     const auto op = [](char c) { return c == 'T' ? sgemm_tune::Op::Trans : sgemm_tune::Op::NoTrans; };
     const k::RowMajorGemm product =
         k::to_row_major(layout, op(p.ops[0]), op(p.ops[1]), p.M, p.N, p.K, 1.0f, at_offset(p.offset), p.lda,
                         at_offset(p.offset), p.ldb, 0.0f, const_cast<float *>(at_offset(p.offset)), p.ldc);
-    const k::Selection s = rt::select_for_product(entries.data(), static_cast<int>(entries.size()), product, sms);
-    const char *kind = s.entry < 0 ? "none" : kind_name(rt::kernel_kind(s, entries[s.entry].tile, product, rt::Packing::when_faster, true));
-    const Choice *chosen = nullptr, *oracle = nullptr;
-    for (const Choice &c : p.choices) {
-      if (c.entry == s.entry && c.kernel == kind && c.splits == (s.edges ? s.splits : 1)) chosen = &c;
-      if (std::isfinite(c.ms) && (oracle == nullptr || c.ms < oracle->ms)) oracle = &c;
+    k::Selection candidates[rt::kMaxMeasuredCandidates];
+    const int found =
+        rt::select_candidates(entries.data(), static_cast<int>(entries.size()), product, sms, candidates, measured);
+    const auto kind_of = [&](const k::Selection &c) {
+      return kind_name(rt::kernel_kind(c, entries[c.entry].tile, product, rt::Packing::when_faster, true));
+    };
+    const auto swept = [&](const k::Selection &c) -> const Choice * {
+      for (const Choice &m : p.choices)
+        if (m.entry == c.entry && m.kernel == kind_of(c) && m.splits == (c.edges ? c.splits : 1)) return &m;
+      return nullptr;
+    };
+    // The choice: the first candidate, or, measuring, the one the sweep timed fastest of those
+    // it timed (a header would time the others too: no better than it could do).
+    k::Selection s = found > 0 ? candidates[0] : k::Selection{k::SelectKind::none, -1, false, 1, 0.0};
+    const Choice *chosen = nullptr;
+    for (int c = 0; c < found; ++c) {
+      const Choice *m = swept(candidates[c]);
+      if (m == nullptr || !std::isfinite(m->ms)) continue;
+      if (chosen == nullptr || m->ms < chosen->ms) {
+        chosen = m;
+        s = candidates[c];
+      }
     }
+    const char *kind = s.entry < 0 ? "none" : kind_of(s);
+    const Choice *oracle = nullptr;
+    for (const Choice &c : p.choices)
+      if (std::isfinite(c.ms) && (oracle == nullptr || c.ms < oracle->ms)) oracle = &c;
     const bool same = s.entry == p.recorded_entry && p.recorded_kernel == kind && (s.edges ? s.splits : 1) == p.recorded_splits;
     agree += same;
     if (chosen == nullptr || !std::isfinite(chosen->ms)) ++unswept;
