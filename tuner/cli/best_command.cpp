@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sgemm_blas_call.h"
 #include "sgemm_tuned_select.h"
 #include "tuner/cli/commands.h"
 #include "tuner/cli/common_options.h"
@@ -111,10 +112,14 @@ int run(const BestArgs &a) {
   std::vector<sgemm_tune_kernels::TunedShape> shapes;
   for (const auto &e : entries)
     shapes.push_back(tuned_shape(e));
-  // As the generated header selects for a dense row-major product with aligned rows (C's
-  // rows, ldc = N apart, are 16-byte aligned where N is a multiple of 4).
+  // As the generated header selects for the dense row-major product of this shape, its
+  // operands at aligned addresses (parse_shape keeps every dimension within an int): how a
+  // split adds its parts follows from C's rows (ldc = N) by the header's own rule.
   const int sms = entries.empty() ? 0 : recorded_sm_count(db, entries.front().run_id);
-  const auto adds = shape.N % 4 == 0 ? sgemm_tune_kernels::SplitAdds::vector : sgemm_tune_kernels::SplitAdds::scalar;
+  const sgemm_tune_kernels::RowMajorGemm dense = sgemm_tune_kernels::dense_row_major(
+      static_cast<int>(shape.M), static_cast<int>(shape.N), static_cast<int>(shape.K), 1.0f, nullptr, nullptr, 0.0f,
+      nullptr);
+  const auto adds = sgemm_tune_kernels::split_adds(sgemm_tune_kernels::edge_operands(dense));
   const sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_kernel(
       shapes.data(), static_cast<int>(shapes.size()), shape.M, shape.N, shape.K, true, sms, adds);
   const char *selection = s.kind == sgemm_tune_kernels::SelectKind::exact       ? "exact"
