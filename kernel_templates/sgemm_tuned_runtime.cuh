@@ -265,15 +265,75 @@ inline bool can_pack(const RowMajorGemm &g, int device) {
   return pools[device] && (g.M + 31) / 32 <= 65535 && (g.N + 31) / 32 <= 65535 && (g.K + 31) / 32 <= 65535;
 }
 
+// The header's own stream-ordered memory pool on each device, for its workspaces (packed
+// operands; the measured dispatch's copy of C), created at first use. The device's default
+// pool, whose release threshold is 0, hands its memory back at every synchronisation, and an
+// allocation after one maps it again: on the H200 that took 90-100 us up to 16 MB and 600 us
+// at 256 MB, against 2-4 us from a pool that keeps its memory
+// (bench/results/2026-12-02-h200-measured-dispatch, call4), and a program that synchronises
+// between calls would pay it on every packed call. This pool keeps what it has: at most
+// what the calls in flight at once asked for. sgemm_tune::release_workspaces() hands it back.
+class WorkspacePools {
+ public:
+  static WorkspacePools &instance() {
+    static WorkspacePools pools;
+    return pools;
+  }
+  // The pool of `device`, created (and told to keep its memory) at the first call.
+  cudaError_t get(int device, cudaMemPool_t *pool) {
+    if (device < 0 || device >= kMaxDevices) return cudaErrorInvalidDevice;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!tried_[device]) {
+      tried_[device] = true;
+      cudaMemPoolProps props{};
+      props.allocType = cudaMemAllocationTypePinned;
+      props.location.type = cudaMemLocationTypeDevice;
+      props.location.id = device;
+      status_[device] = cudaMemPoolCreate(&pools_[device], &props);
+      std::uint64_t keep = ~std::uint64_t{0};
+      if (status_[device] == cudaSuccess)
+        status_[device] = cudaMemPoolSetAttribute(pools_[device], cudaMemPoolAttrReleaseThreshold, &keep);
+    }
+    *pool = pools_[device];
+    return status_[device];
+  }
+  // Hands the memory no allocation holds back to the system, on every device's pool.
+  cudaError_t trim() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    cudaError_t first = cudaSuccess;
+    for (int d = 0; d < kMaxDevices; ++d) {
+      if (!tried_[d] || status_[d] != cudaSuccess) continue;
+      const cudaError_t e = cudaMemPoolTrimTo(pools_[d], 0);
+      if (first == cudaSuccess) first = e;
+    }
+    return first;
+  }
+
+ private:
+  static constexpr int kMaxDevices = 64;
+  std::mutex mutex_;
+  bool tried_[kMaxDevices] = {};
+  cudaMemPool_t pools_[kMaxDevices] = {};
+  cudaError_t status_[kMaxDevices] = {};
+};
+
+// `bytes` of workspace on `stream` from the header's pool of `device`.
+inline cudaError_t allocate_workspace(void **workspace, std::size_t bytes, int device, cudaStream_t stream) {
+  cudaMemPool_t pool = nullptr;
+  const cudaError_t e = WorkspacePools::instance().get(device, &pool);
+  if (e != cudaSuccess) return e;
+  return cudaMallocFromPoolAsync(workspace, bytes, pool, stream);
+}
+
 // Packs the operands of `product` that pack_plan names, in the form pack_form chooses for
-// the edge kernel of tile t, into a workspace from the stream's pool, runs `launch` on the
-// product reading them, and frees the workspace on the stream.
+// the edge kernel of tile t, into a workspace from the header's pool of `device`, runs
+// `launch` on the product reading them, and frees the workspace on the stream.
 template <typename Launch>
-cudaError_t run_packed(const RowMajorGemm &product, const SgemmTile &t, cudaStream_t stream, Launch launch) {
+cudaError_t run_packed(const RowMajorGemm &product, const SgemmTile &t, int device, cudaStream_t stream, Launch launch) {
   const RowMajorGemm g = sgemm_tune_kernels::pack_form(product, t);
   const sgemm_tune_kernels::PackPlan p = sgemm_tune_kernels::pack_plan(g);
   void *workspace = nullptr;
-  cudaError_t e = cudaMallocAsync(&workspace, static_cast<std::size_t>(p.bytes), stream);
+  cudaError_t e = allocate_workspace(&workspace, static_cast<std::size_t>(p.bytes), device, stream);
   if (e != cudaSuccess) return e;
   const RowMajorGemm packed = sgemm_tune_kernels::packed_product(g, p, workspace);
   // A keeps its orientation (the edge kernel reads it either way); B is packed plain.
@@ -692,9 +752,9 @@ inline cudaError_t launch_packed(const GpuTable *gpus, int gpu_count, const Rout
   const TunedKernel &k = *r.kernel;
   const cudaError_t packed =
       r.path == Path::tuned_packed_cubin
-          ? run_packed(g, k.shape.tile, stream,
+          ? run_packed(g, k.shape.tile, r.device, stream,
                        [&](const RowMajorGemm &p) { return launch_edges_cubin(k, *r.code, r.device, p, r.splits, stream); })
-          : run_packed(g, k.shape.tile, stream,
+          : run_packed(g, k.shape.tile, r.device, stream,
                        [&](const RowMajorGemm &p) { return k.edges_source(p, r.splits, stream); });
   if (packed != cudaErrorMemoryAllocation) return packed;
   cudaGetLastError();  // the failed allocation's, which the fallback answers
@@ -765,7 +825,7 @@ struct TimingEvents {
 // `stream`, the kernels select_candidates ranks fastest: each once to load its code, then
 // kMeasuredRounds rounds over them in alternating order, a burst of calls each, the host
 // waiting for each burst. With beta = 0 they run on C itself, each overwriting all of it;
-// otherwise on a zeroed copy of C's extent from the stream's pool, at C's alignment, so that
+// otherwise on a zeroed copy of C's extent (a workspace), at C's alignment, so that
 // C is read once, by the call that follows. Where the rule allows one kernel only, it is
 // the route, with timed = 1 and nothing run. Returns kCannotMeasureNow, having launched
 // nothing, while `stream` is being captured or when the copy cannot be had; any other error
@@ -805,7 +865,7 @@ inline cudaError_t measure_route(const GpuTable *gpus, int gpu_count, const RowM
     const std::size_t offset = reinterpret_cast<std::uintptr_t>(product.C) % 16;
     const std::size_t bytes = offset + sizeof(float) * static_cast<std::size_t>(
                                            static_cast<long long>(product.M - 1) * product.ldc + product.N);
-    if (cudaMallocAsync(&copy, bytes, stream) != cudaSuccess) {
+    if (allocate_workspace(&copy, bytes, start.device, stream) != cudaSuccess) {
       cudaGetLastError();  // the failed allocation's: the predicted route serves this call
       return kCannotMeasureNow;
     }
@@ -922,3 +982,12 @@ inline cudaError_t route_choice(const GpuTable *gpus, int gpu_count, const RowMa
 }
 
 }  // namespace sgemm_tune_runtime
+
+namespace sgemm_tune {
+
+// Hands back to the system the GPU memory the header keeps for its workspaces (packed
+// operands) on every device, except what calls still in flight hold; later calls take it
+// again as they need it.
+inline cudaError_t release_workspaces() { return ::sgemm_tune_runtime::WorkspacePools::instance().trim(); }
+
+}  // namespace sgemm_tune

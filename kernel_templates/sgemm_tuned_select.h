@@ -95,7 +95,7 @@ constexpr double kAnyKernelSlowdown = 1.3;
 // against its wide ones, as the same choice sees it.
 constexpr double kNarrowKernelSlowdown = 1.15;
 // Packing operands: a copy kernel per operand, at this many bytes per picosecond (read and
-// written), and the workspace's allocation from the stream-ordered pool.
+// written), and the workspace's allocation from the header's pool, which keeps its memory.
 constexpr double kPackBytesPerPs = 2.0;
 constexpr double kWorkspacePs = 2.0e6;
 // The splits tried: few enough that a call's selection stays cheap.

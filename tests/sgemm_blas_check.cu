@@ -381,6 +381,11 @@ void run_edges() {
             for (int splits : {1, 3})
               for (float beta : {0.0f, 0.5f})
                 run_case(h, Case{l, a, b, s.M, s.N, s.K, 3, 1, beta, entry, splits, false, true}, rng);
+  // The workspaces' memory handed back (sgemm_tune::release_workspaces) between packed
+  // products: the next ones take it again.
+  const cudaError_t released = sgemm_tune::release_workspaces();
+  std::printf("release_workspaces: %s\n", cudaGetErrorName(released));
+  if (released != cudaSuccess) ++g_failed;
   // A thin product with aligned rows, packed where it packs at all (B transposed in
   // row-major terms): row-major A B^T with M < N turned round, so that the smaller A is the
   // operand transposed (pack_form), and column-major, which is not turned.

@@ -170,6 +170,8 @@ TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
   const testing::CommandOutput edges = testing::run_command(program + " edges");
   std::cout << edges.text << std::flush;
   EXPECT_EQ(edges.exit_code, 0) << "an edge variant differs from cuBLAS, touched memory outside C, or failed";
+  // Between the packed products the workspaces' memory was handed back, and those after took it again.
+  EXPECT_NE(edges.text.find("release_workspaces: cudaSuccess"), std::string::npos);
   const auto edge_cases = parse_cases(edges.text);
   // 3 entries x 6 shapes x 2 layouts x 4 op pairs x aligned or not x 2 splits x 2 betas,
   // then packed: 3 entries x 2 shapes x 2 layouts x 4 op pairs x 2 splits x 2 betas, and the
