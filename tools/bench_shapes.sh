@@ -9,7 +9,8 @@
 # tuning), SEED (default 1), COUNT (default 48), BIN (the prebuilt sgemm-tune's folder,
 # default .device), CUDA_ARCHITECTURES (default: the GPU in hand), SWEEP_SECONDS (then, after
 # the benchmark, time every kernel the selection could pick for each problem, for at most
-# this long, into $OUT/sweep.csv: bench_shapes --sweep). Exit status: the
+# this long, into $OUT/sweep.csv: bench_shapes --sweep), DISPATCH (predicted, the default,
+# or measured: the header's sgemm_tune::Dispatch for the benchmark). Exit status: the
 # benchmark's (1 if any problem failed, 2 a CUDA error), else 1 naming the step that failed.
 set -uo pipefail
 : "${OUT:?set OUT to the folder for logs}"
@@ -22,6 +23,9 @@ BIN=${BIN:-.device}
 SPACE=${SPACE:-search_spaces/suite.json}
 SEED=${SEED:-1}
 COUNT=${COUNT:-48}
+DISPATCH=${DISPATCH:-predicted}
+[[ "$DISPATCH" == predicted || "$DISPATCH" == measured ]] ||
+  { echo "DISPATCH=$DISPATCH: predicted or measured" >&2; exit 1; }
 limit=${1:-600}
 work=/tmp/bench_shapes
 mkdir -p "$OUT" "$work"
@@ -52,7 +56,7 @@ rm -rf "$work/build"
 "$work/build/bench_shapes" --self-test --seed "$SEED" --count "$COUNT" 2>&1 | tee -a "$OUT/shapes.txt"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || { echo "self-test failed" | tee -a "$OUT/shapes.txt"; exit 1; }
 
-"$work/build/bench_shapes" --seed "$SEED" --count "$COUNT" 2>&1 | tee -a "$OUT/shapes.txt"
+"$work/build/bench_shapes" --seed "$SEED" --count "$COUNT" --dispatch "$DISPATCH" 2>&1 | tee -a "$OUT/shapes.txt"
 rc=${PIPESTATUS[0]}
 if [[ -n "${SWEEP_SECONDS:-}" ]]; then
   "$work/build/bench_shapes" --sweep --sweep-seconds "$SWEEP_SECONDS" --seed "$SEED" --count "$COUNT" \
