@@ -21,5 +21,5 @@ run() {  # dispatch, round
   echo "$1 round $2 exit $? after $(( $(date +%s) - T0 )) s: $(grep '^geometric mean' $OUT/$1-round$2.txt | head -1)"
 }
 run predicted 1; run measured 1; run measured 2; run predicted 2
-tar czf $OUT/logs.tgz -C $W tune.txt tune.err emit.txt sgemm_tuned.h
+tar czf $OUT/logs.tgz -C $W tune.txt tune.err emit.txt
 grep -h "^worst" $OUT/*-round*.txt
