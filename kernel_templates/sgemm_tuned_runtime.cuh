@@ -17,6 +17,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <mutex>
+#include <unordered_map>
 
 #include <cuda_runtime.h>
 
@@ -34,18 +35,20 @@ enum class Dispatch {
   // waits on the GPU, so it may be captured into a CUDA graph.
   predicted,
   // The first call times, on its stream, the kernels the model ranks fastest (up to 8) and
-  // keeps the fastest for every later call: the host waits for that once, for about 30 runs
-  // of the product. With beta != 0 the candidates run on a copy of C. A call made while its
-  // stream is being captured, or that cannot have the copy, takes the predicted kernel and
-  // leaves the timing to a later call. As cuDNN's benchmark mode and Triton's autotuning
-  // do: the model ranks well but picks the fastest kernel for only part of the products
-  // (bench/NOTES.md, session 16).
+  // keeps the fastest for every later call: the host waits for that once, for 4 runs of
+  // each (more, in bursts, for a product under 100 us: at most 8 x 49 runs). With beta != 0
+  // the candidates run on a copy of C. A call made while its stream is being captured, or
+  // that cannot have the copy, takes the predicted kernel and leaves the timing to a later
+  // call. The choice rests on timings, so two processes may choose different kernels, and
+  // their results differ in the last bits. As cuDNN's benchmark mode and Triton's
+  // autotuning do: the model ranks well but picks the fastest kernel for only part of the
+  // products (bench/NOTES.md, session 16).
   measured,
 };
 
 namespace detail {
-// The process's Dispatch: SGEMM_TUNE_DISPATCH=measured in the environment sets it at the
-// first call; set_dispatch at any time.
+// The process's Dispatch: measured where SGEMM_TUNE_DISPATCH=measured in the environment at
+// the first call, else predicted (any other value too); set_dispatch at any time.
 inline std::atomic<int> &dispatch_setting() {
   static std::atomic<int> setting{[] {
     const char *v = std::getenv("SGEMM_TUNE_DISPATCH");
@@ -266,15 +269,19 @@ inline bool can_pack(const RowMajorGemm &g, int device) {
 }
 
 // The header's own stream-ordered memory pool on each device, for its workspaces (packed
-// operands; the measured dispatch's copy of C), created at first use. The device's default
+// operands), created at first use. The device's default
 // pool, whose release threshold is 0, hands its memory back at every synchronisation, and an
 // allocation after one maps it again: on the H200 that took 90-100 us up to 16 MB and 600 us
 // at 256 MB, against 2-4 us from a pool that keeps its memory
 // (bench/results/2026-12-02-h200-measured-dispatch, call4), and a program that synchronises
-// between calls would pay it on every packed call. This pool keeps what it has: at most
-// what the calls in flight at once asked for. sgemm_tune::release_workspaces() hands it back.
+// between calls would pay it on every packed call. This pool keeps up to kKeptWorkspaceBytes
+// across synchronisations (beyond that, what the calls in flight at once asked for goes
+// back at the next one): a workspace that size takes several milliseconds of kernels to
+// fill and read, against which mapping it again costs a few percent.
+// sgemm_tune::release_workspaces() hands what it keeps back at once.
 class WorkspacePools {
  public:
+  static constexpr std::uint64_t kKeptWorkspaceBytes = std::uint64_t{256} << 20;
   static WorkspacePools &instance() {
     static WorkspacePools pools;
     return pools;
@@ -290,7 +297,7 @@ class WorkspacePools {
       props.location.type = cudaMemLocationTypeDevice;
       props.location.id = device;
       status_[device] = cudaMemPoolCreate(&pools_[device], &props);
-      std::uint64_t keep = ~std::uint64_t{0};
+      std::uint64_t keep = kKeptWorkspaceBytes;
       if (status_[device] == cudaSuccess)
         status_[device] = cudaMemPoolSetAttribute(pools_[device], cudaMemPoolAttrReleaseThreshold, &keep);
     }
@@ -317,11 +324,11 @@ class WorkspacePools {
   cudaError_t status_[kMaxDevices] = {};
 };
 
-// `bytes` of workspace on `stream` from the header's pool of `device`.
+// `bytes` of workspace on `stream` from the header's pool of `device`; a pool that could not
+// be made is answered as no memory, which the callers fall back from.
 inline cudaError_t allocate_workspace(void **workspace, std::size_t bytes, int device, cudaStream_t stream) {
   cudaMemPool_t pool = nullptr;
-  const cudaError_t e = WorkspacePools::instance().get(device, &pool);
-  if (e != cudaSuccess) return e;
+  if (WorkspacePools::instance().get(device, &pool) != cudaSuccess) return cudaErrorMemoryAllocation;
   return cudaMallocFromPoolAsync(workspace, bytes, pool, stream);
 }
 
@@ -494,7 +501,7 @@ struct Route {
   int splits;                 // K split this many ways (edge paths)
   double predicted_ps;        // the selection's prediction; 0 for an exact match
   // Dispatch::measured: how many kernels were timed to choose it (1: the rule allows only
-  // this one, so none was); 0: chosen by prediction alone.
+  // this one, or only this one of those timed could run); 0: chosen by prediction alone.
   int timed = 0;
   double measured_ps = 0;  // its best time when it was timed, in picoseconds
 };
@@ -647,6 +654,25 @@ inline cudaError_t choose_route(const GpuTable *gpus, int gpu_count, const RowMa
   out->predicted_ps = s.predicted_ps;
   return cudaSuccess;
 }
+
+// FNV-1a a word at a time over everything that tells routes apart, then MurmurHash3's
+// 64-bit finalizer, so that every bit of every word (the device's, a leading dimension's
+// high ones) reaches the low bits a table indexes by.
+inline std::uint64_t route_hash(const GpuTable *gpus, int device, const sgemm_tune_kernels::RouteKey &k) {
+  const auto word = [](int v) { return static_cast<std::uint64_t>(static_cast<unsigned>(v)); };
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const std::uint64_t v : {static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(gpus)), word(device),
+                                word(k.M), word(k.N), word(k.K), word(k.lda), word(k.ldb), word(k.ldc),
+                                std::uint64_t{k.bits}})
+    h = (h ^ v) * 0x100000001b3ULL;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9a34f53fe4bULL;
+  h ^= h >> 33;
+  return h;
+}
+
 // The routes of recent products, each under its device, its table of tunings and its
 // RouteKey (sgemm_blas_call.h: everything choose_route reads of a product). A program calls
 // the same shapes again and again (the layers of a network, the steps of a solver), and
@@ -688,22 +714,8 @@ class RouteCache {
     sgemm_tune_kernels::RouteKey key{};
     Route route{};
   };
-  // FNV-1a a word at a time over everything that tells routes apart, then MurmurHash3's
-  // 64-bit finalizer, so that every bit of every word (the device's, a leading dimension's
-  // high ones) reaches the slot index.
   static int slot(const GpuTable *gpus, int device, const sgemm_tune_kernels::RouteKey &k) {
-    const auto word = [](int v) { return static_cast<std::uint64_t>(static_cast<unsigned>(v)); };
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    for (const std::uint64_t v : {static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(gpus)), word(device),
-                                  word(k.M), word(k.N), word(k.K), word(k.lda), word(k.ldb), word(k.ldc),
-                                  std::uint64_t{k.bits}})
-      h = (h ^ v) * 0x100000001b3ULL;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9a34f53fe4bULL;
-    h ^= h >> 33;
-    return static_cast<int>(h % kSlots);
+    return static_cast<int>(route_hash(gpus, device, k) % kSlots);
   }
   Slot slots_[kSlots];
 };
@@ -711,6 +723,45 @@ class RouteCache {
 inline RouteCache &route_cache() {
   static RouteCache cache;
   return cache;
+}
+
+// The routes Dispatch::measured chose, none ever dropped: a measured route evicted from the
+// RouteCache by another product of the same slot would otherwise be measured again, host
+// waits and all, each time it came back. One entry per product a program measured.
+class MeasuredRoutes {
+ public:
+  bool find(const GpuTable *gpus, int gpu_count, int device, const sgemm_tune_kernels::RouteKey &key, Route *out) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = routes_.find(Key{gpus, gpu_count, device, key});
+    if (it == routes_.end()) return false;
+    *out = it->second;
+    return true;
+  }
+  void remember(const GpuTable *gpus, int gpu_count, int device, const sgemm_tune_kernels::RouteKey &key,
+                const Route &route) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    routes_[Key{gpus, gpu_count, device, key}] = route;
+  }
+
+ private:
+  struct Key {
+    const GpuTable *gpus;
+    int gpu_count, device;
+    sgemm_tune_kernels::RouteKey key;
+    friend bool operator==(const Key &a, const Key &b) {
+      return a.gpus == b.gpus && a.gpu_count == b.gpu_count && a.device == b.device && a.key == b.key;
+    }
+  };
+  struct Hash {
+    std::size_t operator()(const Key &k) const { return static_cast<std::size_t>(route_hash(k.gpus, k.device, k.key)); }
+  };
+  std::mutex mutex_;
+  std::unordered_map<Key, Route, Hash> routes_;
+};
+
+inline MeasuredRoutes &measured_routes() {
+  static MeasuredRoutes routes;
+  return routes;
 }
 
 // The code that serves the product `product` on the current device (check_gemm(product) is
@@ -804,10 +855,6 @@ static_assert(kMeasuredCandidates <= kMaxMeasuredCandidates, "kMaxMeasuredCandid
 constexpr double kBurstPs = 100e6;
 constexpr int kMaxBurst = 16;
 
-// measure_route's answer when it cannot time the candidates on this call (the stream is
-// being captured, or no copy of C can be had) and the predicted route serves it instead.
-constexpr cudaError_t kCannotMeasureNow = cudaErrorNotReady;
-
 // Two timing events, destroyed with the object.
 struct TimingEvents {
   cudaEvent_t start = nullptr, stop = nullptr;
@@ -821,32 +868,51 @@ struct TimingEvents {
   }
 };
 
+// Sets this thread's stream-capture mode to relaxed for its lifetime: the measurement's
+// waits and allocations are calls CUDA forbids a thread in the default (global) mode while
+// any thread captures a stream in that mode, and making them would end that capture.
+class RelaxedCaptureMode {
+ public:
+  RelaxedCaptureMode() { cudaThreadExchangeStreamCaptureMode(&mode_); }
+  ~RelaxedCaptureMode() { cudaThreadExchangeStreamCaptureMode(&mode_); }
+  RelaxedCaptureMode(const RelaxedCaptureMode &) = delete;
+  RelaxedCaptureMode &operator=(const RelaxedCaptureMode &) = delete;
+
+ private:
+  cudaStreamCaptureMode mode_ = cudaStreamCaptureModeRelaxed;
+};
+
 // Chooses the route of `product` (check_gemm said run; alpha != 0, K > 0) by timing, on
 // `stream`, the kernels select_candidates ranks fastest: each once to load its code, then
 // kMeasuredRounds rounds over them in alternating order, a burst of calls each, the host
-// waiting for each burst. With beta = 0 they run on C itself, each overwriting all of it;
-// otherwise on a zeroed copy of C's extent (a workspace), at C's alignment, so that
-// C is read once, by the call that follows. Where the rule allows one kernel only, it is
-// the route, with timed = 1 and nothing run. Returns kCannotMeasureNow, having launched
-// nothing, while `stream` is being captured or when the copy cannot be had; any other error
-// is a launch's or the runtime's.
+// waiting for each burst (on the legacy default stream that is every blocking stream's
+// work too). With beta = 0 they run on C itself, each overwriting all of it; otherwise on
+// a zeroed copy of C's extent from the device's default pool (handed back at the next
+// synchronisation, not kept as workspaces are), at C's alignment, so that C is read once,
+// by the call that follows. Where the rule allows one kernel only, it is the route, with
+// timed = 1 and nothing run. *measured false (and cudaSuccess): it could not time them on
+// this call (the stream is being captured, no copy of C could be had, no candidate
+// launched) and the predicted route serves it; any error returned is a launch's or the
+// runtime's.
 inline cudaError_t measure_route(const GpuTable *gpus, int gpu_count, const RowMajorGemm &product, cudaStream_t stream,
-                                 Route *out) {
+                                 Route *out, bool *measured) {
+  *measured = false;
+  const RelaxedCaptureMode relaxed;
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   cudaError_t e = cudaStreamIsCapturing(stream, &capture);
   if (e != cudaSuccess) return e;
-  if (capture != cudaStreamCaptureStatusNone) return kCannotMeasureNow;
+  if (capture != cudaStreamCaptureStatusNone) return cudaSuccess;
   Route start;
   int sms = 0;
   e = start_route(&start, &sms);
   if (e != cudaSuccess) return e;
   const DeviceTable found = table_for_device(gpus, gpu_count, start.device);
-  if (found.table == nullptr) return kCannotMeasureNow;
+  if (found.table == nullptr) return cudaSuccess;
   sgemm_tune_kernels::TunedShape shapes[kMaxEntries];
   const int n = table_shapes(*found.table, shapes);
   sgemm_tune_kernels::Selection picks[kMeasuredCandidates];
   const int count = select_candidates(shapes, n, product, sms, picks, kMeasuredCandidates);
-  if (count == 0) return kCannotMeasureNow;
+  if (count == 0) return cudaSuccess;
   Route routes[kMeasuredCandidates];
   for (int i = 0; i < count; ++i) {
     routes[i] = start;
@@ -856,6 +922,7 @@ inline cudaError_t measure_route(const GpuTable *gpus, int gpu_count, const RowM
   if (count == 1) {
     *out = routes[0];
     out->timed = 1;
+    *measured = true;
     return cudaSuccess;
   }
 
@@ -865,9 +932,9 @@ inline cudaError_t measure_route(const GpuTable *gpus, int gpu_count, const RowM
     const std::size_t offset = reinterpret_cast<std::uintptr_t>(product.C) % 16;
     const std::size_t bytes = offset + sizeof(float) * static_cast<std::size_t>(
                                            static_cast<long long>(product.M - 1) * product.ldc + product.N);
-    if (allocate_workspace(&copy, bytes, start.device, stream) != cudaSuccess) {
+    if (cudaMallocAsync(&copy, bytes, stream) != cudaSuccess) {
       cudaGetLastError();  // the failed allocation's: the predicted route serves this call
-      return kCannotMeasureNow;
+      return cudaSuccess;
     }
     e = cudaMemsetAsync(copy, 0, bytes, stream);
     target.C = reinterpret_cast<float *>(static_cast<char *>(copy) + offset);
@@ -911,10 +978,11 @@ inline cudaError_t measure_route(const GpuTable *gpus, int gpu_count, const RowM
     ++timed;
     if (fastest < 0 || best_ms[i] < best_ms[fastest]) fastest = i;
   }
-  if (fastest < 0) return kCannotMeasureNow;
+  if (fastest < 0) return cudaSuccess;
   *out = routes[fastest];
   out->timed = timed;
   out->measured_ps = 1e9 * static_cast<double>(best_ms[fastest]);
+  *measured = true;
   return cudaSuccess;
 }
 
@@ -937,13 +1005,18 @@ inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, const RowMajorGemm
   if (e != cudaSuccess) return e;
   if (sgemm_tune::dispatch() == sgemm_tune::Dispatch::measured && r.timed == 0 && r.kernel != nullptr &&
       r.predicted_ps > 0) {
-    Route measured;
-    const cudaError_t m = measure_route(gpus, gpu_count, g, stream, &measured);
-    if (m == cudaSuccess) {
-      r = measured;
-      route_cache().remember(gpus, gpu_count, r.device, sgemm_tune_kernels::route_key(g), r);
-    } else if (m != kCannotMeasureNow) {
-      return m;
+    // Measured once per product: a route the RouteCache lost is found again here.
+    const sgemm_tune_kernels::RouteKey key = sgemm_tune_kernels::route_key(g);
+    Route chosen;
+    bool measured = measured_routes().find(gpus, gpu_count, r.device, key, &chosen);
+    if (!measured) {
+      const cudaError_t m = measure_route(gpus, gpu_count, g, stream, &chosen, &measured);
+      if (m != cudaSuccess) return m;
+      if (measured) measured_routes().remember(gpus, gpu_count, r.device, key, chosen);
+    }
+    if (measured) {
+      r = chosen;
+      route_cache().remember(gpus, gpu_count, r.device, key, r);
     }
   }
   return launch_route(gpus, gpu_count, r, g, stream);

@@ -221,7 +221,7 @@ inline bool pack_is_faster(double edges_ps, bool any, long long a_floats, long l
 
 // The rule above, keeping the `capacity` kernels predicted fastest rather than one:
 // writes them to `out`, fastest first, and returns how many there are (0: none takes the
-// shape; 1: an exact match, which the tuner timed at this very shape). What a header that
+// shape). An exact match, which the tuner timed at this very shape, is the one candidate. What a header that
 // measures its choice (sgemm_tune::Dispatch::measured) times on a product's first call, and
 // what select_kernel keeps the first of. `fast_operands`: the fast kernel can read the
 // operands (fast_kernel_layout); `sms`: the GPU's SM count; `adds`: how a split of K adds

@@ -1,7 +1,8 @@
 // The BLAS entry point of a header from `sgemm-tune emit`, exercised as a user's program
 // calls it; built by nvcc against the header (SGEMM_TUNED_HEADER) by the tests.
-//   sgemm_blas_check invalid   arguments BLAS refuses, and empty products: needs no GPU,
-//                              because sgemm_tuned answers them before touching it
+//   sgemm_blas_check invalid   arguments BLAS refuses, and empty products, under each
+//                              dispatch: needs no GPU, because sgemm_tuned answers them
+//                              before touching it
 //   sgemm_blas_check cases     every layout, op pair, leading-dimension padding, operand
 //                              offset, edge shape and beta, against cublasSgemm
 //   sgemm_blas_check measured  the same over fewer shapes and paddings with
@@ -81,7 +82,7 @@ void expect_status(const std::string &what, cudaError_t got, cudaError_t expecte
 }
 
 // Calls that must be answered without the GPU: refused ones, and empty products.
-void run_invalid() {
+void run_invalid_calls() {
   static float host[64];  // never read: every call here returns before any access
   const float *p = host;
   float *c = host;
@@ -125,6 +126,25 @@ void run_invalid() {
   expect_status("dense C=null", sgemm_tuned(M, N, K, 1.0f, p, p, 0.0f, nullptr), cudaErrorInvalidValue);
   expect_status("dense A=null", sgemm_tuned(M, N, K, 1.0f, nullptr, p, 0.0f, c), cudaErrorInvalidValue);
   expect_status("dense 0x0x0 all null", sgemm_tuned(0, 0, 0, 1.0f, nullptr, nullptr, 0.0f, nullptr), cudaSuccess);
+}
+
+const char *dispatch_name(sgemm_tune::Dispatch d) {
+  return d == sgemm_tune::Dispatch::measured ? "measured" : "predicted";
+}
+
+// The calls above under each dispatch: the measured one too answers them before the GPU.
+// First the dispatch the process starts with (SGEMM_TUNE_DISPATCH), then handing back the
+// workspaces' memory, of which there is none: both without touching a GPU.
+void run_invalid() {
+  std::printf("initial dispatch: %s\n", dispatch_name(sgemm_tune::dispatch()));
+  for (const sgemm_tune::Dispatch d : {sgemm_tune::Dispatch::predicted, sgemm_tune::Dispatch::measured}) {
+    sgemm_tune::set_dispatch(d);
+    std::printf("dispatch: %s\n", dispatch_name(sgemm_tune::dispatch()));
+    run_invalid_calls();
+  }
+  const cudaError_t released = sgemm_tune::release_workspaces();
+  std::printf("release_workspaces: %s\n", cudaGetErrorName(released));
+  if (released != cudaSuccess) ++g_failed;
 }
 
 // Device memory of exactly offset + extent floats (at least one), so that a read or write
@@ -318,9 +338,9 @@ void run_cases() {
 }
 
 // The measured dispatch: shapes the tuned entries divide (an exact match, never timed), edge
-// remainders and shapes split or not, every layout and op pair, rows aligned or not, beta 0
-// over NaN (timed on C itself) and 0.5 (timed on a copy: C must come out as one call
-// leaves it). A product's second call (the other beta, the same key) reuses its route.
+// remainders and shapes split or not, every layout and op pair, rows aligned or not, beta
+// 0.5 first (timed on a copy: C must come out as one call leaves it), then 0 over NaN, the
+// same product (the same key), which reuses the route measured at 0.5.
 void run_measured() {
   sgemm_tune::set_dispatch(sgemm_tune::Dispatch::measured);
   cublasHandle_t h;
@@ -337,7 +357,7 @@ void run_measured() {
         for (Op b : kOps)
           for (int pad : {0, 3})
             for (int offset : {0, 1})
-              for (float beta : {0.0f, 0.5f})
+              for (float beta : {0.5f, 0.0f})
                 run_case(h, Case{l, a, b, s.M, s.N, s.K, pad, offset, beta, -1, 1, false, false}, rng);
   CHECK_CUBLAS(cublasDestroy(h));
 }

@@ -77,11 +77,20 @@ TEST(ExampleBuild, BlasEntryRefusesBadArgumentsBeforeTouchingTheGpu) {
   const std::string program = (dir / "sgemm_blas_check").string();
   const testing::CommandOutput built = testing::build_blas_check(dir.string(), "sm_90", program);
   ASSERT_EQ(built.exit_code, 0) << built.text;
-  const testing::CommandOutput ran = testing::run_command(program + " invalid");
+  // The measured dispatch asked for in the environment, as a program's user would.
+  const testing::CommandOutput ran = testing::run_command("SGEMM_TUNE_DISPATCH=measured " + program + " invalid");
   std::cout << ran.text << std::flush;
   EXPECT_EQ(ran.exit_code, 0) << "a call was not answered as BLAS answers it";
-  // 8 layout and op pairs x 12 calls, 2 empty products, 5 shorthand calls.
-  EXPECT_NE(ran.text.find("\n103 passed, 0 failed\n"), std::string::npos);
+  EXPECT_NE(ran.text.find("initial dispatch: measured\n"), std::string::npos);
+  // (8 layout and op pairs x 12 calls, 2 empty products, 5 shorthand calls) x 2 dispatches.
+  EXPECT_NE(ran.text.find("\n206 passed, 0 failed\n"), std::string::npos);
+  EXPECT_NE(ran.text.find("release_workspaces: cudaSuccess\n"), std::string::npos);
+  // Without it, or with a value the header does not know, the dispatch is predicted.
+  for (const char *environment : {"env -u SGEMM_TUNE_DISPATCH ", "SGEMM_TUNE_DISPATCH=measure "}) {
+    const testing::CommandOutput plain = testing::run_command(environment + program + " invalid");
+    EXPECT_EQ(plain.exit_code, 0) << environment;
+    EXPECT_NE(plain.text.find("initial dispatch: predicted\n"), std::string::npos) << environment;
+  }
   for (const char *line : {"invalid-args row NN 3x5x7 lda=6 -> cudaErrorInvalidValue", "invalid-args row TN 3x5x7 lda=2",
                            "invalid-args col NN 3x5x7 lda=2", "invalid-args col TT 3x5x7 ldb=4",
                            "invalid-args col NT 3x5x7 ldc=2", "invalid-args row NT 3x5x7 ldb=6"})

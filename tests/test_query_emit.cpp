@@ -1,6 +1,7 @@
 // best, stale, emit, export and import against a real database, without a GPU.
 #include <algorithm>
 #include <array>
+#include <vector>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -151,6 +152,23 @@ TEST(SelectKernel, CandidatesAreTheFastestPredictedInOrder) {
     const int m = select_kernels(entries, 2, M, N, K, true, 132, kVector, three, 3);
     ASSERT_EQ(m, std::min(n, 3));
     for (int i = 0; i < m; ++i) EXPECT_DOUBLE_EQ(three[i].predicted_ps, all[i].predicted_ps);
+  }
+  // Complete: every kernel the rule weighs, predicted by brute force and sorted, gives the
+  // same times in the same order (1000^3: no tile divides it, the edge kernels alone).
+  {
+    std::vector<double> all_times;
+    for (const TunedShape &e : entries)
+      for (int splits = 1; splits <= sgemm_tune_kernels::kMaxSplitK; ++splits) {
+        bool offered = false;  // the rule's own list of splits
+        for (int choice : sgemm_tune_kernels::detail::kSplitChoices) offered |= choice == splits;
+        if (offered && sgemm_tune_kernels::k_split_fits(e.tile, 1000, splits))
+          all_times.push_back(predict_time(e, 1000, 1000, 1000, 132, true, splits, kVector));
+      }
+    std::sort(all_times.begin(), all_times.end());
+    Selection every[64];
+    const int n = select_kernels(entries, 2, 1000, 1000, 1000, true, 132, kVector, every, 64);
+    ASSERT_EQ(n, static_cast<int>(all_times.size()));
+    for (int i = 0; i < n; ++i) EXPECT_DOUBLE_EQ(every[i].predicted_ps, all_times[static_cast<std::size_t>(i)]);
   }
   // 1000^3 with no split limit in sight: both tiles at several splits, more than 8 candidates.
   Selection many[64];

@@ -113,15 +113,16 @@ int run(const BestArgs &a) {
   for (const auto &e : entries)
     shapes.push_back(tuned_shape(e));
   // As the generated header selects for the dense row-major product of this shape, its
-  // operands at aligned addresses (parse_shape keeps every dimension within an int): how a
-  // split adds its parts follows from C's rows (ldc = N) by the header's own rule.
+  // operands at aligned addresses (parse_shape keeps every dimension within an int): whether
+  // the fast kernel can read them, and how a split adds its parts, by the header's own rules.
   const int sms = entries.empty() ? 0 : recorded_sm_count(db, entries.front().run_id);
   const sgemm_tune_kernels::RowMajorGemm dense = sgemm_tune_kernels::dense_row_major(
       static_cast<int>(shape.M), static_cast<int>(shape.N), static_cast<int>(shape.K), 1.0f, nullptr, nullptr, 0.0f,
       nullptr);
   const auto adds = sgemm_tune_kernels::split_adds(sgemm_tune_kernels::edge_operands(dense));
-  const sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_kernel(
-      shapes.data(), static_cast<int>(shapes.size()), shape.M, shape.N, shape.K, true, sms, adds);
+  const sgemm_tune_kernels::Selection s =
+      sgemm_tune_kernels::select_kernel(shapes.data(), static_cast<int>(shapes.size()), shape.M, shape.N, shape.K,
+                                        sgemm_tune_kernels::fast_kernel_layout(dense), sms, adds);
   const char *selection = s.kind == sgemm_tune_kernels::SelectKind::exact       ? "exact"
                           : s.kind == sgemm_tune_kernels::SelectKind::predicted ? "predicted"
                                                                                 : "default";
