@@ -91,47 +91,23 @@ for round in $(seq 1 "$ROUNDS"); do
     done
     # The tuned times of the same problems, version against version: cuBLAS's own time
     # moves between the two programs' runs, which the ratios above carry.
-    python3 - "$OUT/paired-base-seed$seed-round$round.txt" "$OUT/paired-new-seed$seed-round$round.txt" <<'PY'
-import math, sys
-def rows(path):
-    out = {}
-    for line in open(path):
-        w = line.split()
-        if len(w) >= 19 and w[0].isdigit() and w[16] == "ok":
-            out[int(w[0])] = (w[1], float(w[11]))
-    return out
-base, new = rows(sys.argv[1]), rows(sys.argv[2])
+    PYTHONPATH=tools python3 - "$OUT/paired-base-seed$seed-round$round.txt" \
+      "$OUT/paired-new-seed$seed-round$round.txt" <<'PY'
+import sys
+from bench_table import gmean, load
+base, new = load(sys.argv[1]), load(sys.argv[2])
 for group in ("random", "suite", "named"):
-    r = [base[k][1] / new[k][1] for k in base if k in new and base[k][0] == group]
+    r = [base[k].ms / new[k].ms for k in base if k in new and base[k].set == group]
     if r:
-        print("  %s: base time / new time, geometric mean %.3f over %d" % (group, math.exp(sum(map(math.log, r)) / len(r)), len(r)))
+        print("  %s: base time / new time, geometric mean %.3f over %d" % (group, gmean(r), len(r)))
 PY
   done
 done
 # Over every round and seed: each set's geometric mean, and each suite and named problem's
 # ratio per round, so that "no suite shape slower" can be read off.
-python3 - "$OUT" <<'PY'
-import glob, math, os, re, sys
-def rows(path):
-    out = {}
-    for line in open(path):
-        w = line.split()
-        if len(w) >= 19 and w[0].isdigit() and w[16] == "ok":
-            out[int(w[0])] = (w[1], "%s %s %sx%sx%s" % (w[2], w[3], w[4], w[5], w[6]), float(w[11]), kernel_of(w))
-    return out
-# The kernel a problem ran on, from its path (tuned-edge-cubin, tuned-any-source, ...): a
-# change to one kernel shows in its group, and the other groups are its control. The edge
-# kernel's narrow bodies serve rows of A or B that are not 16-byte aligned (lda or ldb not a
-# multiple of 4, or an offset pointer).
-def kernel_of(w):
-    lda, ldb, off, path = int(w[7]), int(w[8]), int(w[10]), w[17]
-    if "-any-" in path:
-        return "kernel of any operands"
-    if "-packed-" in path:
-        return "packed, then the edge kernel"
-    if "edge" in path:  # tuned-edge-*, and default-edge (the seed tile's edge kernel)
-        return "edge kernel, narrow bodies" if lda % 4 or ldb % 4 or off % 4 else "edge kernel, wide bodies"
-    return "fast kernel" if path.startswith("tuned-") else path
+PYTHONPATH=tools python3 - "$OUT" <<'PY'
+import glob, os, re, sys
+from bench_table import gmean, load
 ratios = {}
 by_kernel = {}
 for base_log in sorted(glob.glob(os.path.join(sys.argv[1], "paired-base-seed*-round*.txt"))):
@@ -139,24 +115,24 @@ for base_log in sorted(glob.glob(os.path.join(sys.argv[1], "paired-base-seed*-ro
     if not os.path.exists(new_log):
         continue
     seed = re.search(r"seed(\d+)", base_log).group(1)
-    base, new = rows(base_log), rows(new_log)
+    base, new = load(base_log), load(new_log)
     for k in base:
         if k in new:
-            group, label = base[k][0], base[k][1]
-            key = (group, label if group != "random" else "seed%s#%d" % (seed, k))
-            ratios.setdefault(key, []).append(base[k][2] / new[k][2])
-            by_kernel.setdefault(new[k][3], []).append(base[k][2] / new[k][2])
+            b, n = base[k], new[k]
+            key = (b.set, b.what if b.set != "random" else "seed%s#%d" % (seed, k))
+            ratios.setdefault(key, []).append(b.ms / n.ms)
+            by_kernel.setdefault(n.kernel, []).append(b.ms / n.ms)
             # Problems of a few microseconds move by a few percent from run to run.
-            if group == "random" and base[k][2] >= 0.05:
-                ratios.setdefault(("random, 50 us or more", key[1]), []).append(base[k][2] / new[k][2])
+            if b.set == "random" and b.ms >= 0.05:
+                ratios.setdefault(("random, 50 us or more", key[1]), []).append(b.ms / n.ms)
 print("all rounds: base time / new time")
 for group in ("random", "random, 50 us or more", "suite", "named"):
     r = [x for (g, _), v in ratios.items() if g == group for x in v]
     if r:
-        print("  %s: geometric mean %.3f over %d timings" % (group, math.exp(sum(map(math.log, r)) / len(r)), len(r)))
+        print("  %s: geometric mean %.3f over %d timings" % (group, gmean(r), len(r)))
 print("all rounds, by the kernel the new version ran each problem on:")
 for kernel, r in sorted(by_kernel.items()):
-    print("  %s: geometric mean %.3f over %d timings" % (kernel, math.exp(sum(map(math.log, r)) / len(r)), len(r)))
+    print("  %s: geometric mean %.3f over %d timings" % (kernel, gmean(r), len(r)))
 for (group, label), v in sorted(ratios.items()):
     if not group.startswith("random"):
         print("  %-6s %-22s %s" % (group, label, " ".join("%.3f" % x for x in v)))

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Two tools/bench_shapes tables of the same problems, paired problem by problem.
+
+    tools/bench_compare.py BASE.txt NEW.txt [--list]
+
+Prints, per set (random, suite, named), the geometric mean of base time / new time and of
+each side's cuBLAS time / own time (percent of cuBLAS); then the same ratio per kernel the
+new side ran (a change to one kernel shows in its group, the others are its control); the
+first calls' total time ("first ms") of each side; and, with --list, each problem whose
+ratio moved by more than 5%: its shape, both paths and splits, both times.
+"""
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_table import gmean, load  # noqa: E402
+
+
+def main(argv):
+    paths = [a for a in argv[1:] if not a.startswith("--")]
+    if len(paths) != 2 or any(a not in ("--list",) for a in argv[1:] if a.startswith("--")):
+        sys.stderr.write("usage: bench_compare.py BASE.txt NEW.txt [--list]\n")
+        return 2
+    base, new = load(paths[0]), load(paths[1])
+    common = [k for k in sorted(base) if k in new]
+    if not common:
+        sys.stderr.write("bench_compare.py: no verified problem is in both tables\n")
+        return 1
+    for group in ("random", "suite", "named"):
+        ks = [k for k in common if base[k].set == group]
+        if ks:
+            print("%-6s base/new %.3f over %d; base %.1f%% of cuBLAS, new %.1f%%" % (
+                group, gmean(base[k].ms / new[k].ms for k in ks), len(ks),
+                100 * gmean(base[k].cublas_ms / base[k].ms for k in ks),
+                100 * gmean(new[k].cublas_ms / new[k].ms for k in ks)))
+    kernels = sorted({new[k].kernel for k in common})
+    for kernel in kernels:
+        ks = [k for k in common if new[k].kernel == kernel]
+        print("  new on %-28s base/new %.3f over %d" % (kernel + ":", gmean(base[k].ms / new[k].ms for k in ks),
+                                                       len(ks)))
+    print("first calls: base %.0f ms, new %.0f ms in all" % (sum(p.first_ms for p in base.values()),
+                                                              sum(p.first_ms for p in new.values())))
+    if "--list" in argv:
+        for k in common:
+            b, n = base[k], new[k]
+            if abs(math.log(b.ms / n.ms)) > math.log(1.05):
+                print("%3d %-6s %-22s %.3f  base %-20s %3s %8.4f  new %-20s %3s %8.4f (timed %s, first %.1f ms)" % (
+                    k, b.set, b.what, b.ms / n.ms, b.path, b.split, b.ms, n.path, n.split, n.ms, n.timed,
+                    n.first_ms))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
