@@ -559,15 +559,10 @@ inline int select_candidates(const sgemm_tune_kernels::TunedShape *shapes, int n
   const sgemm_tune_kernels::EdgeProduct edge = sgemm_tune_kernels::edge_product(product);
   const RowMajorGemm &g = edge.g;
   const sgemm_tune_kernels::SplitAdds adds = sgemm_tune_kernels::split_adds(edge.operands);
-  const bool fast_layout = sgemm_tune_kernels::fast_kernel_layout(product);
-  const int found = sgemm_tune_kernels::select_kernels(shapes, n, g.M, g.N, g.K, fast_layout, sms, adds, out, capacity);
-  // Leading dimensions too long for a fast kernel's int offsets: the edge kernels address
-  // in 64 bits, so the product is ranked again on them alone.
-  for (int i = 0; i < found; ++i)
-    if (!out[i].edges &&
-        !sgemm_tune_kernels::leading_dimensions_fit_tile(shapes[out[i].entry].tile, g.lda, g.ldb, g.ldc))
-      return sgemm_tune_kernels::select_kernels(shapes, n, g.M, g.N, g.K, false, sms, adds, out, capacity);
-  return found;
+  // A fast kernel whose int offsets cannot reach the leading dimensions is left out; its
+  // tile's edge kernel, which addresses in 64 bits, stays a candidate.
+  const sgemm_tune_kernels::FastOperands fast{sgemm_tune_kernels::fast_kernel_layout(product), g.lda, g.ldb, g.ldc};
+  return sgemm_tune_kernels::select_kernels(shapes, n, g.M, g.N, g.K, fast, sms, adds, out, capacity);
 }
 
 // The selection for `product`: the one select_candidates ranks first (entry -1 for none).
@@ -621,8 +616,6 @@ inline cudaError_t choose_route(const GpuTable *gpus, int gpu_count, const RowMa
   int sms = 0;
   cudaError_t e = start_route(out, &sms);
   if (e != cudaSuccess) return e;
-  const bool fast_layout = sgemm_tune_kernels::fast_kernel_layout(product);
-
   const DeviceTable found = table_for_device(gpus, gpu_count, out->device);
   if (found.table != nullptr && g.K > 0) {
     const GpuTable &table = *found.table;
@@ -643,11 +636,9 @@ inline cudaError_t choose_route(const GpuTable *gpus, int gpu_count, const RowMa
     return sgemm_tune_kernels::shape_fits_tile_edges(sgemm_tune_kernels::kDefaultTile, g.M, g.N, 1)
                ? cudaSuccess
                : cudaErrorInvalidValue;
-  const bool default_fast = fast_layout && sgemm_tune_kernels::leading_dimensions_fit_tile(
-                                               sgemm_tune_kernels::kDefaultTile, g.lda, g.ldb, g.ldc);
-  const sgemm_tune_kernels::Selection s =
-      sgemm_tune_kernels::select_kernel(&kDefaultEntry, 1, g.M, g.N, g.K, default_fast, sms,
-                                        sgemm_tune_kernels::split_adds(edge.operands));
+  const sgemm_tune_kernels::FastOperands fast{sgemm_tune_kernels::fast_kernel_layout(product), g.lda, g.ldb, g.ldc};
+  const sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_kernel(
+      &kDefaultEntry, 1, g.M, g.N, g.K, fast, sms, sgemm_tune_kernels::split_adds(edge.operands));
   if (s.entry < 0) return cudaErrorInvalidValue;  // beyond what the default tile's int arithmetic takes
   out->path = s.edges ? Path::default_edges : Path::default_fast;
   out->splits = s.splits;
@@ -891,9 +882,9 @@ class RelaxedCaptureMode {
 // synchronisation, not kept as workspaces are), at C's alignment, so that C is read once,
 // by the call that follows. Where the rule allows one kernel only, it is the route, with
 // timed = 1 and nothing run. *measured false (and cudaSuccess): it could not time them on
-// this call (the stream is being captured, no copy of C could be had, no candidate
-// launched) and the predicted route serves it; any error returned is a launch's or the
-// runtime's.
+// this call (the stream is being captured, an error is pending, no copy of C could be had,
+// no candidate launched) and the predicted route serves it; any error returned is a
+// launch's or the runtime's.
 inline cudaError_t measure_route(const GpuTable *gpus, int gpu_count, const RowMajorGemm &product, cudaStream_t stream,
                                  Route *out, bool *measured) {
   *measured = false;
@@ -902,6 +893,10 @@ inline cudaError_t measure_route(const GpuTable *gpus, int gpu_count, const RowM
   cudaError_t e = cudaStreamIsCapturing(stream, &capture);
   if (e != cudaSuccess) return e;
   if (capture != cudaStreamCaptureStatusNone) return cudaSuccess;
+  // An error pending from before this call is the program's to read: a candidate whose launch
+  // fails has its error cleared, which would take the program's with it. This call takes the
+  // predicted route, and a later one measures.
+  if (cudaPeekAtLastError() != cudaSuccess) return cudaSuccess;
   Route start;
   int sms = 0;
   e = start_route(&start, &sms);

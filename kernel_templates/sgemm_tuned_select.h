@@ -219,21 +219,31 @@ inline bool pack_is_faster(double edges_ps, bool any, long long a_floats, long l
   return edges_ps + predict_pack_time(a_floats, b_floats) < edges_ps * slowdown;
 }
 
+// Whether the fast kernel of a tile can read a product's operands: they lie as it reads them
+// (`layout`: fast_kernel_layout in sgemm_blas_call.h, none transposed, every row 16-byte
+// aligned), and its int offsets reach their leading dimensions, which depends on the tile
+// (leading_dimensions_fit_tile). The shape is the tile's business too (shape_fits_tile).
+struct FastOperands {
+  bool layout;
+  long long lda, ldb, ldc;
+  constexpr bool fit(const SgemmTile &t) const { return layout && leading_dimensions_fit_tile(t, lda, ldb, ldc); }
+};
+
 // The rule above, keeping the `capacity` kernels predicted fastest rather than one:
 // writes them to `out`, fastest first, and returns how many there are (0: none takes the
-// shape). An exact match, which the tuner timed at this very shape, is the one candidate. What a header that
-// measures its choice (sgemm_tune::Dispatch::measured) times on a product's first call, and
-// what select_kernel keeps the first of. `fast_operands`: the fast kernel can read the
-// operands (fast_kernel_layout); `sms`: the GPU's SM count; `adds`: how a split of K adds
-// its parts into this product's C (split_adds).
+// shape). An exact match, which the tuner timed at this very shape, is the one candidate.
+// What a header that measures its choice (sgemm_tune::Dispatch::measured) times on a
+// product's first call, and what select_kernel keeps the first of. `fast`: which tiles' fast
+// kernels can read the operands; `sms`: the GPU's SM count; `adds`: how a split of K adds its
+// parts into this product's C (split_adds).
 inline int select_kernels(const TunedShape *entries, int count, long long M, long long N, long long K,
-                          bool fast_operands, int sms, SplitAdds adds, Selection *out, int capacity) {
+                          const FastOperands &fast, int sms, SplitAdds adds, Selection *out, int capacity) {
   if (capacity < 1 || M <= 0 || N <= 0 || K <= 0) return 0;
   int exact = -1;
-  if (fast_operands)
+  if (fast.layout)
     for (int i = 0; i < count; ++i) {
       const TunedShape &e = entries[i];
-      if (e.M != M || e.N != N || e.K != K || !shape_fits_tile(e.tile, M, N, K)) continue;
+      if (e.M != M || e.N != N || e.K != K || !shape_fits_tile(e.tile, M, N, K) || !fast.fit(e.tile)) continue;
       if (exact < 0 || e.percent_of_cublas > entries[exact].percent_of_cublas) exact = i;
     }
   if (exact >= 0) {
@@ -257,7 +267,7 @@ inline int select_kernels(const TunedShape *entries, int count, long long M, lon
     const TunedShape &e = entries[i];
     if (!(e.tflops > 0) || e.M < 1 || e.N < 1 || e.K < 1) continue;
     ps_per_unit = detail::unit_ps(e, sms);
-    if (fast_operands && shape_fits_tile(e.tile, M, N, K)) consider(i, false, 1);
+    if (fast.fit(e.tile) && shape_fits_tile(e.tile, M, N, K)) consider(i, false, 1);
     if (!shape_fits_tile_edges(e.tile, M, N, K)) continue;
     for (int splits : detail::kSplitChoices)
       if (k_split_fits(e.tile, K, splits)) consider(i, true, splits);
@@ -267,9 +277,9 @@ inline int select_kernels(const TunedShape *entries, int count, long long M, lon
 
 // The rule above: the one kernel select_kernels ranks first (entry -1 for none).
 inline Selection select_kernel(const TunedShape *entries, int count, long long M, long long N, long long K,
-                               bool fast_operands, int sms, SplitAdds adds) {
+                               const FastOperands &fast, int sms, SplitAdds adds) {
   Selection best{SelectKind::none, -1, false, 1, 0.0};
-  select_kernels(entries, count, M, N, K, fast_operands, sms, adds, &best, 1);
+  select_kernels(entries, count, M, N, K, fast, sms, adds, &best, 1);
   return best;
 }
 

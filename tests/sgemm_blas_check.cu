@@ -360,6 +360,36 @@ void run_measured() {
               for (float beta : {0.5f, 0.0f})
                 run_case(h, Case{l, a, b, s.M, s.N, s.K, pad, offset, beta, -1, 1, false, false}, rng);
   CHECK_CUBLAS(cublasDestroy(h));
+
+  // An error the program has not read yet (a failed allocation's, which does not stick)
+  // stays for it to read: a product first called with it pending takes the predicted route
+  // and is measured at a later call, as a candidate's failed launch, cleared, would take the
+  // program's error with it.
+  const int M = 300, N = 200, K = 100;  // no product above: its route is chosen afresh
+  float *A = nullptr, *B = nullptr, *C = nullptr;
+  CHECK(cudaMalloc(&A, sizeof(float) * M * K));
+  CHECK(cudaMalloc(&B, sizeof(float) * K * N));
+  CHECK(cudaMalloc(&C, sizeof(float) * M * N));
+  CHECK(cudaMemset(A, 0, sizeof(float) * M * K));
+  CHECK(cudaMemset(B, 0, sizeof(float) * K * N));
+  void *huge = nullptr;
+  const cudaError_t planted = cudaMalloc(&huge, ~std::size_t{0} / 2);
+  const cudaError_t first = sgemm_tuned(M, N, K, 1.0f, A, B, 0.0f, C);
+  const cudaError_t pending = cudaGetLastError();
+  sgemm_tune_runtime::Route route{};
+  CHECK(sgemm_tune_runtime::route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, M, N, K, A, B, C, &route));
+  const int timed_first = route.timed;
+  const cudaError_t second = sgemm_tuned(M, N, K, 1.0f, A, B, 0.0f, C);
+  CHECK(cudaDeviceSynchronize());
+  CHECK(sgemm_tune_runtime::route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, M, N, K, A, B, C, &route));
+  report(planted != cudaSuccess && first == cudaSuccess && pending == planted && timed_first == 0 &&
+             second == cudaSuccess && route.timed >= 1,
+         "measured: an error pending before the first call (" + error_name(planted) + ") still pending after it (" +
+             error_name(pending) + "); timed " + std::to_string(timed_first) + " then " +
+             std::to_string(route.timed));
+  CHECK(cudaFree(A));
+  CHECK(cudaFree(B));
+  CHECK(cudaFree(C));
 }
 
 // Every tuned entry's edge kernel on odd shapes: remainders of M, N and K against every

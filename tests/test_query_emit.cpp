@@ -1,6 +1,7 @@
 // best, stale, emit, export and import against a real database, without a GPU.
 #include <algorithm>
 #include <array>
+#include <set>
 #include <vector>
 #include <cstdlib>
 #include <filesystem>
@@ -24,6 +25,10 @@ using testing::kBigTile;
 using testing::kSeedTile;
 // A dense row-major product with aligned rows adds a split's parts 16 bytes at a time.
 constexpr auto kVector = sgemm_tune_kernels::SplitAdds::vector;
+// Operands the fast kernel reads as they lie (none transposed, rows 16-byte aligned), with
+// leading dimensions every tile's int offsets take; and operands it cannot read.
+constexpr sgemm_tune_kernels::FastOperands kFastReads{true, 1, 1, 1};
+constexpr sgemm_tune_kernels::FastOperands kNoFastReads{false, 1, 1, 1};
 
 class QueryTest : public ::testing::Test {
  protected:
@@ -90,7 +95,8 @@ TEST_F(QueryTest, SelectionRuleExactThenPredicted) {
     shapes.push_back(tuned_shape(e));
   const int n = static_cast<int>(shapes.size());
   const auto select = [&](long long M, long long N, long long K, bool fast_operands) {
-    return sgemm_tune_kernels::select_kernel(shapes.data(), n, M, N, K, fast_operands, 132, kVector);
+    return sgemm_tune_kernels::select_kernel(shapes.data(), n, M, N, K, fast_operands ? kFastReads : kNoFastReads,
+                                             132, kVector);
   };
   const auto exact = select(4096, 4096, 4096, true);
   EXPECT_EQ(exact.kind, SelectKind::exact);
@@ -132,9 +138,9 @@ TEST(SelectKernel, CandidatesAreTheFastestPredictedInOrder) {
                             {1, 1, 1}}) {
     const long long M = shape[0], N = shape[1], K = shape[2];
     Selection all[64];
-    const int n = select_kernels(entries, 2, M, N, K, true, 132, kVector, all, 64);
+    const int n = select_kernels(entries, 2, M, N, K, kFastReads, 132, kVector, all, 64);
     ASSERT_GT(n, 0);
-    const Selection first = select_kernel(entries, 2, M, N, K, true, 132, kVector);
+    const Selection first = select_kernel(entries, 2, M, N, K, kFastReads, 132, kVector);
     EXPECT_EQ(all[0].entry, first.entry);
     EXPECT_EQ(all[0].edges, first.edges);
     EXPECT_EQ(all[0].splits, first.splits);
@@ -149,7 +155,7 @@ TEST(SelectKernel, CandidatesAreTheFastestPredictedInOrder) {
     }
     // A smaller capacity keeps the same leaders.
     Selection three[3];
-    const int m = select_kernels(entries, 2, M, N, K, true, 132, kVector, three, 3);
+    const int m = select_kernels(entries, 2, M, N, K, kFastReads, 132, kVector, three, 3);
     ASSERT_EQ(m, std::min(n, 3));
     for (int i = 0; i < m; ++i) EXPECT_DOUBLE_EQ(three[i].predicted_ps, all[i].predicted_ps);
   }
@@ -166,19 +172,61 @@ TEST(SelectKernel, CandidatesAreTheFastestPredictedInOrder) {
       }
     std::sort(all_times.begin(), all_times.end());
     Selection every[64];
-    const int n = select_kernels(entries, 2, 1000, 1000, 1000, true, 132, kVector, every, 64);
+    const int n = select_kernels(entries, 2, 1000, 1000, 1000, kFastReads, 132, kVector, every, 64);
     ASSERT_EQ(n, static_cast<int>(all_times.size()));
     for (int i = 0; i < n; ++i) EXPECT_DOUBLE_EQ(every[i].predicted_ps, all_times[static_cast<std::size_t>(i)]);
   }
   // 1000^3 with no split limit in sight: both tiles at several splits, more than 8 candidates.
   Selection many[64];
-  EXPECT_GT(select_kernels(entries, 2, 1000, 1000, 1000, true, 132, kVector, many, 64), 8);
+  EXPECT_GT(select_kernels(entries, 2, 1000, 1000, 1000, kFastReads, 132, kVector, many, 64), 8);
   // An exact match is the only candidate; nothing for an empty shape or no room.
   Selection one[4];
-  ASSERT_EQ(select_kernels(entries, 2, 4096, 4096, 4096, true, 132, kVector, one, 4), 1);
+  ASSERT_EQ(select_kernels(entries, 2, 4096, 4096, 4096, kFastReads, 132, kVector, one, 4), 1);
   EXPECT_EQ(one[0].kind, SelectKind::exact);
-  EXPECT_EQ(select_kernels(entries, 2, 0, 4096, 4096, true, 132, kVector, one, 4), 0);
-  EXPECT_EQ(select_kernels(entries, 2, 1000, 1000, 1000, true, 132, kVector, one, 0), 0);
+  EXPECT_EQ(select_kernels(entries, 2, 0, 4096, 4096, kFastReads, 132, kVector, one, 4), 0);
+  EXPECT_EQ(select_kernels(entries, 2, 1000, 1000, 1000, kFastReads, 132, kVector, one, 0), 0);
+}
+
+// Whether a fast kernel can take a product's leading dimensions depends on its tile (its int
+// offsets reach lda * BM): an lda too long for one tile's fast kernel leaves that tile to its
+// edge kernel, and the other tiles' fast kernels stay candidates.
+TEST(SelectKernel, LeadingDimensionsRuleOutTheFastKernelOfTheirTileAlone) {
+  using sgemm_tune_kernels::FastOperands;
+  using sgemm_tune_kernels::Selection;
+  using sgemm_tune_kernels::TunedShape;
+  const SgemmTile tall = kSeedTile;  // BM 128
+  SgemmTile low = kSeedTile;         // BM 64
+  low.BM = 64;
+  low.WM = 32;
+  ASSERT_EQ(sgemm_tune_kernels::check_tile(low), sgemm_tune_kernels::TileRule::ok);
+  const long long lda = sgemm_tune_kernels::kIntMax / 128 + 1;  // fits BM 64, not BM 128
+  ASSERT_FALSE(sgemm_tune_kernels::leading_dimensions_fit_tile(tall, lda, 4096, 4096));
+  ASSERT_TRUE(sgemm_tune_kernels::leading_dimensions_fit_tile(low, lda, 4096, 4096));
+  const TunedShape entries[] = {{2048, 2048, 2048, tall, 100.0, 50.0}, {2048, 2048, 2048, low, 95.0, 45.0}};
+  const auto fast_entries = [&](const FastOperands &fast, long long M) {
+    Selection all[64];
+    const int n = sgemm_tune_kernels::select_kernels(entries, 2, M, 4096, 4096, fast, 132, kVector, all, 64);
+    std::set<int> out;
+    for (int i = 0; i < n; ++i)
+      if (!all[i].edges) out.insert(all[i].entry);
+    return out;
+  };
+  // 4096^3 with short leading dimensions: both fast kernels are candidates.
+  EXPECT_EQ(fast_entries(FastOperands{true, 4096, 4096, 4096}, 4096), (std::set<int>{0, 1}));
+  // The long lda: the BM 64 tile's fast kernel alone (the other tile keeps its edge kernel).
+  EXPECT_EQ(fast_entries(FastOperands{true, lda, 4096, 4096}, 4096), (std::set<int>{1}));
+  // Both tuned at 2048^3: the exact match with the higher figure gives way to the one whose
+  // fast kernel takes the long lda.
+  const auto exact = [&](long long a) {
+    return sgemm_tune_kernels::select_kernel(entries, 2, 2048, 2048, 2048, FastOperands{true, a, 2048, 2048}, 132,
+                                             kVector);
+  };
+  EXPECT_EQ(exact(2048).kind, SelectKind::exact);
+  EXPECT_EQ(exact(2048).entry, 0);
+  EXPECT_EQ(exact(lda).kind, SelectKind::exact);
+  EXPECT_EQ(exact(lda).entry, 1);
+  // Operands the fast kernel cannot read at all: no fast kernel, whatever the lengths.
+  EXPECT_TRUE(fast_entries(FastOperands{false, 4096, 4096, 4096}, 4096).empty());
 }
 
 TEST(SelectKernel, PredictionCountsPaddingWavesAndSplits) {
@@ -199,21 +247,21 @@ TEST(SelectKernel, PredictionCountsPaddingWavesAndSplits) {
                    predict_time(entries[1], 1024, 1024, 1008, 132, true, 1, kVector));
   // A small output with a deep K fills the GPU only when K is split; a large one is not split.
   // (At 128 x 128 x 65536 the seed tile's stream-K fast kernel would split K itself.)
-  const auto deep = select_kernel(entries, 2, 120, 120, 65536, true, 132, kVector);
+  const auto deep = select_kernel(entries, 2, 120, 120, 65536, kFastReads, 132, kVector);
   EXPECT_TRUE(deep.edges);
   EXPECT_GT(deep.splits, 1);
   EXPECT_LT(predict_time(entries[deep.entry], 120, 120, 65536, 132, true, deep.splits, kVector),
             predict_time(entries[deep.entry], 120, 120, 65536, 132, true, 1, kVector) / 4);
-  const auto streamk = select_kernel(entries, 2, 128, 128, 65536, true, 132, kVector);
+  const auto streamk = select_kernel(entries, 2, 128, 128, 65536, kFastReads, 132, kVector);
   EXPECT_FALSE(streamk.edges);
   EXPECT_EQ(streamk.entry, 1);
-  EXPECT_EQ(select_kernel(entries, 2, 8192, 8192, 8192, false, 132, kVector).splits, 1);
+  EXPECT_EQ(select_kernel(entries, 2, 8192, 8192, 8192, kNoFastReads, 132, kVector).splits, 1);
   // An entry without a measured rate is never picked; nothing takes a data-parallel grid
   // taller than CUDA allows, nor anything from an empty table.
   const TunedShape unmeasured[] = {{4096, 4096, 4096, wide, 100.0, 0.0}, entries[1]};
-  EXPECT_EQ(select_kernel(unmeasured, 2, 1024, 1024, 1024, true, 32, kVector).entry, 1);
-  EXPECT_EQ(select_kernel(entries, 2, 128LL * 65535 + 1, 4, 4, true, 32, kVector).kind, SelectKind::none);
-  EXPECT_EQ(select_kernel(entries, 0, 1024, 1024, 1024, true, 32, kVector).kind, SelectKind::none);
+  EXPECT_EQ(select_kernel(unmeasured, 2, 1024, 1024, 1024, kFastReads, 32, kVector).entry, 1);
+  EXPECT_EQ(select_kernel(entries, 2, 128LL * 65535 + 1, 4, 4, kFastReads, 32, kVector).kind, SelectKind::none);
+  EXPECT_EQ(select_kernel(entries, 0, 1024, 1024, 1024, kFastReads, 32, kVector).kind, SelectKind::none);
 }
 
 // Packing pays where the product is large against its operands (it is read K times over),
@@ -263,13 +311,13 @@ TEST(SelectKernel, ResidencyStretchesAPartWave) {
                    (slices + kBlockOverheadSlices) * 0.25 * sm_rate(8) / sm_rate(2));
   // Full waves cost what their blocks do: 2 x 132 x 4 blocks are two waves.
   EXPECT_DOUBLE_EQ(block_units(four, 2 * 132 * 4, 32, 132), 2 * (slices + kBlockOverheadSlices));
-  const auto s = sgemm_tune_kernels::select_kernel(&four, 1, 1000, 1000, 1000, false, 132, kVector);
+  const auto s = sgemm_tune_kernels::select_kernel(&four, 1, 1000, 1000, 1000, kNoFastReads, 132, kVector);
   EXPECT_TRUE(s.edges);
   EXPECT_GE(s.splits, 3);
   // Told nothing of residency (one block to an SM), the same product is not split.
   sgemm_tune_kernels::TunedShape unknown = four;
   unknown.blocks_per_sm = 0;
-  EXPECT_EQ(sgemm_tune_kernels::select_kernel(&unknown, 1, 1000, 1000, 1000, false, 132, kVector).splits, 1);
+  EXPECT_EQ(sgemm_tune_kernels::select_kernel(&unknown, 1, 1000, 1000, 1000, kNoFastReads, 132, kVector).splits, 1);
 }
 
 // A split of K adds its parts into C 16 bytes per atomic where C's rows are 16-byte aligned
@@ -292,7 +340,7 @@ TEST(SelectKernel, SplitPartsAddedSixteenBytesAtATimeCostLess) {
   EXPECT_DOUBLE_EQ(predict(1, SplitAdds::vector), predict(1, SplitAdds::scalar));
   for (int splits : {2, 4, 8}) EXPECT_LT(predict(splits, SplitAdds::vector), predict(splits, SplitAdds::scalar));
   const auto select = [&](SplitAdds adds) {
-    return sgemm_tune_kernels::select_kernel(&four, 1, 1000, 1000, 1000, false, 132, adds);
+    return sgemm_tune_kernels::select_kernel(&four, 1, 1000, 1000, 1000, kNoFastReads, 132, adds);
   };
   EXPECT_GE(select(SplitAdds::vector).splits, select(SplitAdds::scalar).splits);
   EXPECT_GT(select(SplitAdds::vector).splits, 1);
