@@ -71,19 +71,25 @@ inline SplitAdds split_adds(int operands) {
 namespace detail {
 
 // The model's constants, from the H200 (bench/results/2026-12-01-h200-selection-sweep; the
-// block overhead and the split rates refitted on the sweeps of
-// bench/results/2026-12-02-h200-skinny-tiles, calls 1 and 2, with C's split parts added 16
-// bytes at a time where C allows): a launch with its ramp up and down; a block's prologue
-// and epilogue, in K slices; the rate at which C is scaled and split parts are added
-// atomically, in bytes per picosecond (TB/s), 4 bytes per atomic and 16 (atomic_add4).
+// split rates refitted on the sweeps of bench/results/2026-12-02-h200-skinny-tiles, calls 1
+// and 2, with C's split parts added 16 bytes at a time where C allows; the block overhead
+// and the rates of SMs with few warps on those and bench/results/2026-12-02-h200-medium-
+// tiles, call2): a launch with its ramp up and down; a block's prologue and epilogue, in K
+// slices; the rate at which C is scaled and split parts are added atomically, in bytes per
+// picosecond (TB/s), 4 bytes per atomic and 16 (atomic_add4).
 constexpr double kLaunchPs = 4.0e6;
-constexpr double kBlockOverheadSlices = 2.0;
+constexpr double kBlockOverheadSlices = 3.0;
 constexpr double kSplitBytesPerPs = 2.0;
 constexpr double kSplitVectorBytesPerPs = 8.0;
 // An SM's issue rate with one or two warps for each of its four schedulers, against three
-// or more: with one warp the latency of shared-memory loads shows.
-constexpr double kOneWarpPerSchedulerRate = 0.6;
-constexpr double kTwoWarpsPerSchedulerRate = 1.0;
+// or more: with one warp the latency of shared-memory loads shows, and with two it still
+// does (ncu, 1024x1536x512 TT: 1.5 warps per scheduler kept the issue slots 54% busy, where
+// cuBLAS's 2.8 kept them 83%: bench/results/2026-12-02-h200-medium-tiles, call5). Refitted
+// from 0.6 and 1.0 (and the block overhead from 2 slices) by replay_sweep on three sweeps,
+// then measured through one header (same, call6): the 16 random problems whose choice
+// changed 1.043x and 1.056x faster, the 32 others 1.005x and 1.009x.
+constexpr double kOneWarpPerSchedulerRate = 0.45;
+constexpr double kTwoWarpsPerSchedulerRate = 0.85;
 // The fast kernel has no guards and may use stream-K: at the same predicted time it wins
 // (not refitted since the edge kernel's interior tiles run unguarded too).
 constexpr double kFastKernelAdvantage = 0.97;
