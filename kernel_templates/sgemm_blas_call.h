@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "sgemm_tile_rules.h"
+#include "sgemm_tuned_select.h"
 
 namespace sgemm_tune {
 
@@ -100,6 +101,12 @@ inline bool rows_aligned16(const RowMajorGemm &g) {
 // every row 16-byte aligned. The shape is the tile's business (shape_fits_tile).
 inline bool fast_kernel_layout(const RowMajorGemm &g) {
   return !g.trans_a && !g.trans_b && !g.trans_c && rows_aligned16(g);
+}
+
+// Which tiles' fast kernels can read the product's operands (select_kernels): as they lie
+// (fast_kernel_layout), with leading dimensions each tile's int offsets reach.
+inline FastOperands fast_operands(const RowMajorGemm &g) {
+  return FastOperands{fast_kernel_layout(g), g.lda, g.ldb, g.ldc};
 }
 
 // Whether the edge kernel reads A and B with 16-byte accesses (else 4-byte ones, slower).

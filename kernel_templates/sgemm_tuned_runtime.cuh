@@ -561,8 +561,8 @@ inline int select_candidates(const sgemm_tune_kernels::TunedShape *shapes, int n
   const sgemm_tune_kernels::SplitAdds adds = sgemm_tune_kernels::split_adds(edge.operands);
   // A fast kernel whose int offsets cannot reach the leading dimensions is left out; its
   // tile's edge kernel, which addresses in 64 bits, stays a candidate.
-  const sgemm_tune_kernels::FastOperands fast{sgemm_tune_kernels::fast_kernel_layout(product), g.lda, g.ldb, g.ldc};
-  return sgemm_tune_kernels::select_kernels(shapes, n, g.M, g.N, g.K, fast, sms, adds, out, capacity);
+  return sgemm_tune_kernels::select_kernels(shapes, n, g.M, g.N, g.K, sgemm_tune_kernels::fast_operands(product), sms,
+                                            adds, out, capacity);
 }
 
 // The selection for `product`: the one select_candidates ranks first (entry -1 for none).
@@ -636,9 +636,9 @@ inline cudaError_t choose_route(const GpuTable *gpus, int gpu_count, const RowMa
     return sgemm_tune_kernels::shape_fits_tile_edges(sgemm_tune_kernels::kDefaultTile, g.M, g.N, 1)
                ? cudaSuccess
                : cudaErrorInvalidValue;
-  const sgemm_tune_kernels::FastOperands fast{sgemm_tune_kernels::fast_kernel_layout(product), g.lda, g.ldb, g.ldc};
-  const sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_kernel(
-      &kDefaultEntry, 1, g.M, g.N, g.K, fast, sms, sgemm_tune_kernels::split_adds(edge.operands));
+  const sgemm_tune_kernels::Selection s =
+      sgemm_tune_kernels::select_kernel(&kDefaultEntry, 1, g.M, g.N, g.K, sgemm_tune_kernels::fast_operands(product),
+                                        sms, sgemm_tune_kernels::split_adds(edge.operands));
   if (s.entry < 0) return cudaErrorInvalidValue;  // beyond what the default tile's int arithmetic takes
   out->path = s.edges ? Path::default_edges : Path::default_fast;
   out->splits = s.splits;

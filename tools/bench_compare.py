@@ -19,10 +19,15 @@ from bench_table import gmean, load  # noqa: E402
 
 def main(argv):
     paths = [a for a in argv[1:] if not a.startswith("--")]
-    if len(paths) != 2 or any(a not in ("--list",) for a in argv[1:] if a.startswith("--")):
+    flags = [a for a in argv[1:] if a.startswith("--")]
+    if len(paths) != 2 or any(f != "--list" for f in flags):
         sys.stderr.write("usage: bench_compare.py BASE.txt NEW.txt [--list]\n")
         return 2
-    base, new = load(paths[0]), load(paths[1])
+    try:
+        base, new = load(paths[0]), load(paths[1])
+    except OSError as e:
+        sys.stderr.write("bench_compare.py: cannot read %s: %s\n" % (e.filename, e.strerror))
+        return 1
     common = [k for k in sorted(base) if k in new]
     if not common:
         sys.stderr.write("bench_compare.py: no verified problem is in both tables\n")
@@ -41,7 +46,7 @@ def main(argv):
                                                        len(ks)))
     print("first calls: base %.0f ms, new %.0f ms in all" % (sum(p.first_ms for p in base.values()),
                                                               sum(p.first_ms for p in new.values())))
-    if "--list" in argv:
+    if "--list" in flags:
         for k in common:
             b, n = base[k], new[k]
             if abs(math.log(b.ms / n.ms)) > math.log(1.05):

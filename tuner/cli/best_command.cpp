@@ -120,10 +120,9 @@ int run(const BestArgs &a) {
       static_cast<int>(shape.M), static_cast<int>(shape.N), static_cast<int>(shape.K), 1.0f, nullptr, nullptr, 0.0f,
       nullptr);
   const auto adds = sgemm_tune_kernels::split_adds(sgemm_tune_kernels::edge_operands(dense));
-  const sgemm_tune_kernels::FastOperands fast{sgemm_tune_kernels::fast_kernel_layout(dense), dense.lda, dense.ldb,
-                                               dense.ldc};
-  const sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_kernel(
-      shapes.data(), static_cast<int>(shapes.size()), shape.M, shape.N, shape.K, fast, sms, adds);
+  const sgemm_tune_kernels::Selection s =
+      sgemm_tune_kernels::select_kernel(shapes.data(), static_cast<int>(shapes.size()), shape.M, shape.N, shape.K,
+                                        sgemm_tune_kernels::fast_operands(dense), sms, adds);
   const char *selection = s.kind == sgemm_tune_kernels::SelectKind::exact       ? "exact"
                           : s.kind == sgemm_tune_kernels::SelectKind::predicted ? "predicted"
                                                                                 : "default";
