@@ -32,12 +32,14 @@
 // (kOperandNarrowAB; a body compiled for each of the four, chosen once per block), C's
 // bits (transposed, unaligned) and the scale pass's: its B must be plain
 // (sgemm_tuned_runtime.cuh packs a transposed B into a workspace, or runs the kernel of any
-// operands). Both always run data-parallel, even
-// for a STREAMK = 1 tile (the stream-K prepare pass and atomics stay exact-shape only), and
-// may split K over the grid's z dimension, after a scale pass (kOperandScalePass) that sets
-// C = beta C. Launched as tile_edges_launch_plan says:
+// operands). Neither runs the fast kernel's stream-K, whatever the tile's STREAMK. Both may
+// split K over the grid's z dimension, after a scale pass (kOperandScalePass) that sets
+// C = beta C, launched as tile_edges_launch_plan says:
 //   grid = (ceil(N / BN), ceil(M / BM), splits), the tile's block and dynamic shared memory;
-// the shape must pass shape_fits_tile_edges.
+// and the edge kernel may run the tail split instead (kOperandTailSplit,
+// tile_edges_tail_split): the tiles of whole waves of resident blocks whole, the last
+// wave's tiles split along K so that it fills the GPU, over a 1-D grid. The shape must pass
+// shape_fits_tile_edges.
 //
 // The same source is compiled by NVRTC in the tuner and by nvcc in user builds, so it
 // includes nothing but the rules header and uses no standard library.
@@ -264,13 +266,14 @@ __device__ void stream_k_prepare(int ldc, float beta, float *__restrict__ C, lon
   }
 }
 
-// C = beta C (0 when beta == 0, without reading C) over the part of block (x, y)'s BM x BN
-// tile that lies inside M x N: the edge kernel's scale pass. 16-byte accesses where `vec`
+// C = beta C (0 when beta == 0, without reading C) over the part of output tile (tileRow,
+// tileCol) that lies inside M x N: the edge kernel's scale pass. 16-byte accesses where `vec`
 // (C's rows 16-byte aligned), else 4-byte ones: any ldc. With transC the product's element
 // (row, col) is C's (col, row), so the tile lies in C as BN lines of BM.
 template <int BM, int BN, int NUM_THREADS>
-__device__ void scale_tile(int M, int N, float beta, float *__restrict__ C, int ldc, bool transC, bool vec) {
-  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+__device__ void scale_tile(int tileRow, int tileCol, int M, int N, float beta, float *__restrict__ C, int ldc,
+                           bool transC, bool vec) {
+  const int row0 = tileRow * BM, col0 = tileCol * BN;
   const int rows = M - row0 < BM ? M - row0 : BM, cols = N - col0 < BN ? N - col0 : BN;
   if (transC)
     scale_block<BN, BM, NUM_THREADS>(C + static_cast<long long>(col0) * ldc + row0, ldc, cols, rows, beta, vec);
@@ -433,8 +436,18 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // (leading_dimensions_fit_tile); the edge kernel takes any leading dimension, so larger
   // ones keep the guarded code, whose offsets are 64-bit, everywhere.
   const bool fastInterior = kEdges && !kAny && !kBodyNarrow && leading_dimensions_fit_tile(kTile, lda, ldb, ldc);
+  // The tail split (kOperandTailSplit, tile_edges_tail_split): the blocks past the tiles of
+  // whole waves each take a part of a split tile's K (tail_split_piece); the scale pass's
+  // grid is the split tiles, the last of C's tiles.
+  // Not in the kernel of any operands, whose widest tiles spill already (64 x 128 x 32: 20
+  // bytes, 132 with it; nvcc sm_90): a product that needs it is not tail-split.
+  const bool tailSplit = kEdges && !kAny && (operands & kOperandTailSplit);
+  const int tailParts = operands >> kOperandPartsShift;
   if (kEdges && (operands & kOperandScalePass)) {
-    detail::scale_tile<BM, BN, NUM_THREADS>(M, N, beta, C, ldc, transC, vecC);
+    // Split-K scales every tile of its grid, the tail split the last `rest` tiles, one a block.
+    const int t = static_cast<int>(tileCount - gridDim.x + blockIdx.x);
+    detail::scale_tile<BM, BN, NUM_THREADS>(tailSplit ? t / tilesN : blockIdx.y, tailSplit ? t % tilesN : blockIdx.x, M,
+                                            N, beta, C, ldc, transC, vecC);
     return;
   }
 
@@ -790,11 +803,25 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 
   if constexpr (kEdges) {
     // A split of K (grid z > 1) adds its slices' part into C, which the scale pass set to
-    // beta C; a split left without slices has nothing to add.
-    const KSliceRange r = split_k_range(kTile, K, gridDim.z, blockIdx.z);
+    // beta C; a split left without slices has nothing to add. One piece of work a block: a
+    // loop over pieces, as the fast kernel's stream-K runs, kept the main loop's invariants
+    // live across it (nvcc sm_90: 144 -> 168 registers and spills at 64 x 128 x 32).
+    int tileRow = blockIdx.y, tileCol = blockIdx.x;
+    KSliceRange r = split_k_range(kTile, K, gridDim.z, blockIdx.z);
+    bool accumulate = gridDim.z > 1;
+    if (tailSplit) {
+      const TailPiece piece = tail_split_piece(static_cast<int>(tileCount), static_cast<int>(gridDim.x), tailParts,
+                                               static_cast<int>(blockIdx.x));
+      if (piece.part >= 0) {
+        r = split_k_range(kTile, K, tailParts, piece.part);
+        accumulate = true;
+      }
+      tileRow = piece.tile / tilesN;
+      tileCol = piece.tile % tilesN;
+    }
     if (r.begin == r.end) return;
-    mainloop(blockIdx.y, blockIdx.x, r.begin, r.end);
-    epilogue(blockIdx.y, blockIdx.x, gridDim.z > 1);
+    mainloop(tileRow, tileCol, r.begin, r.end);
+    epilogue(tileRow, tileCol, accumulate);
     return;
   }
   if (!kStreamK) {

@@ -97,17 +97,29 @@ inline cudaError_t launch_tile(const void *kernel, const SgemmTile &t, int persi
 // shape_fits_tile_edges accepts (K = 0 too), operands as `operands` says (kOperand* in
 // sgemm_tile_rules.h: the edge kernel all but kOperandTransB, the kernel of any operands all), K split
 // `splits` ways (1: not split). A split launch, and a K = 0 one, starts with the scale pass,
-// which uses no shared memory. The edge kernel runs data-parallel whatever the tile's
-// STREAMK, so it needs no persistent blocks.
+// which uses no shared memory. splits = kEdgeTailSplit runs the tail split instead
+// (tile_edges_tail_split), whatever the tile's STREAMK, over `slots` resident blocks
+// (tile_persistent_blocks of this kernel; at least 1, else cudaErrorInvalidValue), its scale
+// pass first when it splits; the other launches ignore slots.
 inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int splits, int M, int N, int K,
                                      float alpha, const float *A, int lda, const float *B, int ldb, float beta,
-                                     float *C, int ldc, int operands, cudaStream_t stream) {
-  const SgemmLaunchPlan plan = tile_edges_launch_plan(t, M, N, K > 0 ? splits : 1);
+                                     float *C, int ldc, int operands, cudaStream_t stream, int slots = 0) {
   const dim3 block(static_cast<unsigned>(tile_threads(t)));
+  SgemmLaunchPlan plan = tile_edges_launch_plan(t, M, N, K > 0 ? splits : 1);
+  unsigned scale_x = plan.grid_x, scale_y = plan.grid_y;
+  if (splits == kEdgeTailSplit && K > 0) {
+    if (slots < 1) return cudaErrorInvalidValue;
+    const TailSplit tail = tile_edges_tail_split(t, M, N, K, slots);
+    if (tail.grid_x == 0) return cudaErrorInvalidValue;
+    operands |= kOperandTailSplit | (tail.parts << kOperandPartsShift);
+    plan = SgemmLaunchPlan{tail.parts > 1, tail.grid_x, 1u, 1u, 0u};
+    scale_x = static_cast<unsigned>(tail.rest);
+    scale_y = 1u;
+  }
   if (plan.prepare || K == 0) {
     int scale = operands | kOperandScalePass;
     void *args[] = {&M, &N, &K, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc, &scale};
-    const cudaError_t e = cudaLaunchKernel(kernel, dim3(plan.grid_x, plan.grid_y, 1), block, args, 0, stream);
+    const cudaError_t e = cudaLaunchKernel(kernel, dim3(scale_x, scale_y, 1), block, args, 0, stream);
     if (e != cudaSuccess || K == 0) return e;
   }
   void *args[] = {&M, &N, &K, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc, &operands};

@@ -277,7 +277,17 @@ enum : int {
   kOperandNarrowAB = 32,  // some row of A or B does not start 16-byte aligned: both are read
                           // 4 bytes at a time (the edge kernel runs its narrow body; the
                           // kernel of any operands reads the bit per launch)
+  kOperandTailSplit = 64,  // the tail split (tile_edges_tail_split): a 1-D grid whose first
+                           // blocks take whole tiles and whose last ones split the last
+                           // wave's tiles' K `parts` ways, parts in the bits from
+                           // kOperandPartsShift up; with kOperandScalePass, the scale pass
+                           // over those split tiles, a block each
 };
+enum : int { kOperandPartsShift = 8 };
+
+// The split of K that asks the edge kernel for the tail split instead: the selection, a
+// route and launch_tile_edges carry it where they carry a split count.
+enum : int { kEdgeTailSplit = 0 };
 
 // The largest split of K the edge kernel is launched with (grid z).
 enum : int { kMaxSplitK = 64 };
@@ -304,6 +314,52 @@ SGEMM_TUNE_HD constexpr SgemmLaunchPlan tile_edges_launch_plan(const SgemmTile &
   const unsigned y = static_cast<unsigned>(M / t.BM + (M % t.BM != 0));
   const unsigned z = splits < 2 ? 1u : splits > kMaxSplitK ? static_cast<unsigned>(kMaxSplitK) : static_cast<unsigned>(splits);
   return SgemmLaunchPlan{z > 1, x, y, z, 0u};
+}
+
+// The edge kernel's tail split over `slots` resident blocks (SMs x blocks per SM): the
+// tiles C touches that fill whole waves of slots run whole, a block each, as data-parallel
+// tiles do; the `rest` tiles of the last, partial wave split K `parts` ways (as many as the
+// slots hold, at most a part per K slice and kMaxSplitK), a block a part, so that the last
+// wave fills the GPU instead of leaving SMs idle. Only the split tiles are scaled first
+// (beta C) and have their parts added atomically. One launch of grid (grid_x, 1, 1), after
+// the scale pass (grid (rest, 1, 1)) when parts > 1; the kernel reads parts from its
+// operand bits and finds rest from its grid. grid_x 0: too many tiles for a 1-D grid.
+struct TailSplit {
+  long long whole, rest;  // tiles run whole; tiles split
+  int parts;              // 1: nothing split
+  unsigned grid_x;
+};
+SGEMM_TUNE_HD constexpr TailSplit tile_edges_tail_split(const SgemmTile &t, long long M, long long N, long long K,
+                                                        long long slots) {
+  if (slots < 1) slots = 1;
+  const long long tiles = (M / t.BM + (M % t.BM != 0)) * (N / t.BN + (N % t.BN != 0));
+  const long long slices = K / t.BK + (K % t.BK != 0);
+  const long long rest = tiles % slots;
+  long long parts = rest > 0 ? slots / rest : 1;
+  if (parts > slices) parts = slices;
+  if (parts > kMaxSplitK) parts = kMaxSplitK;
+  if (parts < 2) return TailSplit{tiles, 0, 1, tiles <= kIntMax ? static_cast<unsigned>(tiles) : 0u};
+  const long long blocks = tiles - rest + rest * parts;
+  return TailSplit{tiles - rest, rest, static_cast<int>(parts),
+                   blocks <= kIntMax ? static_cast<unsigned>(blocks) : 0u};
+}
+
+// What block `block` of a tail split's compute pass (grid `blocks`, tile_edges_tail_split's
+// grid_x, over `tiles` tiles, the last wave's split `parts` ways) takes: a tile whole (part
+// -1), or part `part` of a split tile's K (split_k_range of `parts`). The split tiles are the
+// last rest = (blocks - tiles) / (parts - 1), the ones the scale pass's blocks b < rest take
+// as tile tiles - rest + b; each part of one tile is rest blocks from the next.
+// In int: the launch refuses a grid past kIntMax blocks, so tiles and blocks fit, and the
+// kernel's 64-bit divisions cost registers (nvcc sm_90: 78 -> 86 at 64 x 64 x 16).
+struct TailPiece {
+  int tile, part;
+};
+SGEMM_TUNE_HD constexpr TailPiece tail_split_piece(int tiles, int blocks, int parts, int block) {
+  const int rest = parts > 1 ? (blocks - tiles) / (parts - 1) : 0;
+  const int whole = tiles - rest;
+  if (block < whole) return TailPiece{block, -1};
+  const int q = block - whole;
+  return TailPiece{whole + q % rest, q / rest};
 }
 
 // The stream-K schedule, shared by the kernel and the tests that check it covers every

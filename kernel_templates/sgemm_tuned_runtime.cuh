@@ -170,13 +170,19 @@ cudaError_t launch_fast(const RowMajorGemm &g, int /*splits: the fast kernel doe
 }
 
 // The edge kernel of a tile, for any product check_gemm lets run (sgemm_launch.h's
-// launch_tile_edges), as edge_product rewrites it, K split `splits` ways.
+// launch_tile_edges), as edge_product rewrites it, K split `splits` ways, or the tail split
+// over as many blocks as the GPU holds of this kernel (splits = kEdgeTailSplit).
 inline cudaError_t launch_edges_kernel(const void *kernel, const SgemmTile &t, const RowMajorGemm &product, int splits,
                                        cudaStream_t stream) {
   const sgemm_tune_kernels::EdgeProduct e = sgemm_tune_kernels::edge_product(product);
   const RowMajorGemm &g = e.g;
+  int slots = 0;
+  if (splits == sgemm_tune_kernels::kEdgeTailSplit && g.K > 0) {
+    const cudaError_t status = persistent_blocks(kernel, t, &slots);
+    if (status != cudaSuccess) return status;
+  }
   return sgemm_tune_kernels::launch_tile_edges(kernel, t, splits, g.M, g.N, g.K, g.alpha, g.A, g.lda, g.B, g.ldb,
-                                               g.beta, g.C, g.ldc, e.operands, stream);
+                                               g.beta, g.C, g.ldc, e.operands, stream, slots);
 }
 
 // An edge kernel of tile t compiled into the program, its shared-memory limit raised first.
@@ -197,6 +203,7 @@ cudaError_t launch_edges(const RowMajorGemm &g, int splits, cudaStream_t stream)
 
 template <SGEMM_TUNE_TILE_PARAMS>
 cudaError_t launch_any(const RowMajorGemm &g, int splits, cudaStream_t stream) {
+  if (splits == sgemm_tune_kernels::kEdgeTailSplit) return cudaErrorInvalidValue;  // it has no tail split
   return launch_compiled_edges(
       reinterpret_cast<const void *>(&sgemm_tune_kernels::sgemm_double_buffered_any<SGEMM_TUNE_TILE_ARGS>),
       SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, stream);
@@ -410,6 +417,7 @@ inline cudaError_t launch_cubin(const TunedKernel &k, LoadedCode &code, int devi
 inline cudaError_t launch_edges_cubin(const TunedKernel &k, LoadedCode &code, int device, const RowMajorGemm &g,
                                       int splits, cudaStream_t stream) {
   const bool any = needs_any_kernel(g);
+  if (any && splits == sgemm_tune_kernels::kEdgeTailSplit) return cudaErrorInvalidValue;  // it has none
   const void *kernel = nullptr;
   const cudaError_t e = loaded_kernel(any ? k.any_cubin : k.edges_cubin, any ? k.any_symbol : k.edges_symbol,
                                       k.shape.tile, code, device, &kernel);
@@ -553,16 +561,17 @@ inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const Sgem
 
 // The `capacity` selections predicted fastest for `product` among `n` entries on a GPU of
 // `sms` SMs (select_kernels on the product the edge kernel computes), fastest first, into
-// `out`; returns how many. No CUDA call.
+// `out`; returns how many. `tail_split`: as select_kernels takes it; never for a product
+// that needs the kernel of any operands, which has no tail split. No CUDA call.
 inline int select_candidates(const sgemm_tune_kernels::TunedShape *shapes, int n, const RowMajorGemm &product, int sms,
-                             sgemm_tune_kernels::Selection *out, int capacity) {
+                             sgemm_tune_kernels::Selection *out, int capacity, bool tail_split = true) {
   const sgemm_tune_kernels::EdgeProduct edge = sgemm_tune_kernels::edge_product(product);
   const RowMajorGemm &g = edge.g;
   const sgemm_tune_kernels::SplitAdds adds = sgemm_tune_kernels::split_adds(edge.operands);
   // A fast kernel whose int offsets cannot reach the leading dimensions is left out; its
   // tile's edge kernel, which addresses in 64 bits, stays a candidate.
   return sgemm_tune_kernels::select_kernels(shapes, n, g.M, g.N, g.K, sgemm_tune_kernels::fast_operands(product), sms,
-                                            adds, out, capacity);
+                                            adds, out, capacity, tail_split && !needs_any_kernel(product));
 }
 
 // The selection for `product`: the one select_candidates ranks first (entry -1 for none).
@@ -636,9 +645,10 @@ inline cudaError_t choose_route(const GpuTable *gpus, int gpu_count, const RowMa
     return sgemm_tune_kernels::shape_fits_tile_edges(sgemm_tune_kernels::kDefaultTile, g.M, g.N, 1)
                ? cudaSuccess
                : cudaErrorInvalidValue;
-  const sgemm_tune_kernels::Selection s =
-      sgemm_tune_kernels::select_kernel(&kDefaultEntry, 1, g.M, g.N, g.K, sgemm_tune_kernels::fast_operands(product),
-                                        sms, sgemm_tune_kernels::split_adds(edge.operands));
+  // (The kernel of any operands has no tail split.)
+  sgemm_tune_kernels::Selection s{sgemm_tune_kernels::SelectKind::none, -1, false, 1, 0.0};
+  sgemm_tune_kernels::select_kernels(&kDefaultEntry, 1, g.M, g.N, g.K, sgemm_tune_kernels::fast_operands(product), sms,
+                                     sgemm_tune_kernels::split_adds(edge.operands), &s, 1, !needs_any_kernel(product));
   if (s.entry < 0) return cudaErrorInvalidValue;  // beyond what the default tile's int arithmetic takes
   out->path = s.edges ? Path::default_edges : Path::default_fast;
   out->splits = s.splits;
@@ -1046,6 +1056,9 @@ inline cudaError_t route_choice(const GpuTable *gpus, int gpu_count, const RowMa
                                                                          sgemm_tune_kernels::split_adds(edge.operands))};
   out->rule = found.rule;
   route_selection(*found.table, s, product, packing, out);
+  // The kernel of any operands has no tail split.
+  const bool any = out->path == Path::tuned_any_cubin || out->path == Path::tuned_any_source;
+  if (any && n == sgemm_tune_kernels::kEdgeTailSplit) return cudaErrorInvalidValue;
   return cudaSuccess;
 }
 

@@ -179,29 +179,45 @@ namespace detail {
 // entry, not once per split: the selection runs on every call).
 inline double predict_time_at(const TunedShape &e, double ps_per_unit, long long M, long long N, long long K, int sms,
                               bool edges, int splits, SplitAdds adds) {
-  if (splits < 1 || !edges) splits = 1;
+  const bool tail = edges && splits == kEdgeTailSplit;
+  if (!tail && (splits < 1 || !edges)) splits = 1;
+  const double rate = adds == SplitAdds::vector ? kSplitVectorBytesPerPs : kSplitBytesPerPs;
+  if (tail) {
+    // The whole waves as data-parallel blocks, then the last wave's tiles in parts
+    // (tile_edges_tail_split at the tile's residency); where it splits, the scale pass and
+    // each split tile's parts added into C.
+    const TailSplit ts =
+        tile_edges_tail_split(e.tile, M, N, K, static_cast<long long>(sms < 1 ? 1 : sms) * resident_blocks(e));
+    const long long slices = k_slices(K, e.tile), per_part = (slices + ts.parts - 1) / ts.parts;
+    double units = block_units(e, ts.whole, slices, sms);
+    if (ts.rest > 0) units += block_units(e, ts.rest * ts.parts, per_part, sms);
+    double time = kLaunchPs + units * ps_per_unit;
+    if (ts.rest > 0)
+      time += kLaunchPs + 4.0 * static_cast<double>(ts.rest) * e.tile.BM * e.tile.BN * (ts.parts + 2) / rate;
+    return time;
+  }
   const long long per_split = (k_slices(K, e.tile) + splits - 1) / splits;
   const double units = edges ? block_units(e, tiles_over(M, N, e.tile) * splits, per_split, sms)
                              : fast_units(e, M, N, K, sms);
   double time = kLaunchPs + units * ps_per_unit;
-  if (splits > 1) {  // the scale pass, then every split adding all of C once
-    const double rate = adds == SplitAdds::vector ? kSplitVectorBytesPerPs : kSplitBytesPerPs;
+  if (splits > 1)  // the scale pass, then every split adding all of C once
     time += kLaunchPs + 4.0 * static_cast<double>(M) * static_cast<double>(N) * (splits + 2) / rate;
-  }
   return edges ? time : time * kFastKernelAdvantage;
 }
 
 }  // namespace detail
 
 // Whether the edge kernel of tile t can split K `splits` ways: at least one K slice each,
-// and no more parts than the kernel's grid takes.
+// and no more parts than the kernel's grid takes; or run the tail split (splits =
+// kEdgeTailSplit) where its 1-D grid holds every tile.
 inline bool k_split_fits(const SgemmTile &t, long long K, int splits) {
+  if (splits == kEdgeTailSplit) return K >= 1;
   return splits >= 1 && splits <= detail::k_slices(K, t) && splits <= kMaxSplitK;
 }
 
 // The predicted time, in picoseconds, of entry e's kernel on M x N x K with `sms` SMs: the
-// edge kernel with K split `splits` ways, adding its parts as `adds` says, when `edges`,
-// else the fast kernel (splits 1).
+// edge kernel with K split `splits` ways (kEdgeTailSplit: the tail split), adding its parts as `adds`
+// says, when `edges`, else the fast kernel (splits 1).
 inline double predict_time(const TunedShape &e, long long M, long long N, long long K, int sms, bool edges,
                            int splits, SplitAdds adds) {
   return detail::predict_time_at(e, detail::unit_ps(e, sms), M, N, K, sms, edges, splits, adds);
@@ -241,9 +257,12 @@ struct FastOperands {
 // What a header that measures its choice (sgemm_tune::Dispatch::measured) times on a
 // product's first call, and what select_kernel keeps the first of. `fast`: which tiles' fast
 // kernels can read the operands; `sms`: the GPU's SM count; `adds`: how a split of K adds its
-// parts into this product's C (split_adds).
+// parts into this product's C (split_adds). Each edge kernel is weighed at every split of
+// kSplitChoices and, unless `tail_split` is false (a replay of timings taken before the
+// edge kernel had it), with the tail split.
 inline int select_kernels(const TunedShape *entries, int count, long long M, long long N, long long K,
-                          const FastOperands &fast, int sms, SplitAdds adds, Selection *out, int capacity) {
+                          const FastOperands &fast, int sms, SplitAdds adds, Selection *out, int capacity,
+                          bool tail_split = true) {
   if (capacity < 1 || M <= 0 || N <= 0 || K <= 0) return 0;
   int exact = -1;
   if (fast.layout)
@@ -277,6 +296,12 @@ inline int select_kernels(const TunedShape *entries, int count, long long M, lon
     if (!shape_fits_tile_edges(e.tile, M, N, K)) continue;
     for (int splits : detail::kSplitChoices)
       if (k_split_fits(e.tile, K, splits)) consider(i, true, splits);
+    // (A grid past 2^31 - 1 blocks would be refused: a product of that many tiles is split
+    // or whole instead.)
+    if (tail_split &&
+        tile_edges_tail_split(e.tile, M, N, K, static_cast<long long>(sms < 1 ? 1 : sms) * detail::resident_blocks(e))
+                .grid_x != 0)
+      consider(i, true, kEdgeTailSplit);
   }
   return kept;
 }

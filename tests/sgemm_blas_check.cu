@@ -10,7 +10,8 @@
 //                              call times the best-ranked kernels (on C itself at beta 0, on
 //                              a copy otherwise) before it runs
 //   sgemm_blas_check edges     the edge variant of every tuned entry of this GPU, launched
-//                              directly, over odd shapes with 16-byte aligned rows, against
+//                              directly (K whole, split 3 ways, and the tail split), over odd
+//                              shapes with 16-byte aligned rows and not, against
 //                              cublasSgemm; then with the operands packed first
 //   sgemm_blas_check huge      leading dimensions past the fast kernel's int offsets (an
 //                              operand of 9 to 18 GB at a time), through each entry's edge
@@ -281,6 +282,17 @@ void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
     const sgemm_tune_kernels::RowMajorGemm g =
         sgemm_tune_kernels::to_row_major(l, c.op_a, c.op_b, c.M, c.N, c.K, alpha, A, lda, B, ldb, c.beta, C, ldc);
     status = launch_entry_edges(c.entry, g, c.splits, c.pack, &path);
+    // The kernel of any operands has no tail split: asked for one, the route is refused
+    // before anything runs, and C keeps every bit it had.
+    if (c.splits == sgemm_tune_kernels::kEdgeTailSplit && !c.pack && sgemm_tune_runtime::needs_any_kernel(g)) {
+      CHECK(cudaDeviceSynchronize());
+      const std::vector<float> got = out.read();
+      const bool untouched = std::memcmp(got.data(), start.data(), got.size() * sizeof(float)) == 0;
+      report(status == cudaErrorInvalidValue && untouched,
+             describe(c) + " refused (the kernel of any operands has no tail split): " + error_name(status) +
+                 (untouched ? "" : ", C changed"));
+      return;
+    }
   }
   CHECK(cudaDeviceSynchronize());
   if (c.K > 0) reference(h, c, alpha, A, lda, B, ldb, ref.base + c.offset, ldc);
@@ -397,6 +409,9 @@ void run_measured() {
 // K remainder alone), row-major and column-major (which swaps the operands), every op pair,
 // rows 16-byte aligned (the least leading dimensions rounded up to multiples of 4) or not
 // (padded by 3, operands one float in), K whole or split 3 ways.
+// The edge kernels' launches: whole K, K split 3 ways, and the tail split (kEdgeTailSplit).
+constexpr int kEdgeSplits[] = {1, 3, sgemm_tune_kernels::kEdgeTailSplit};
+
 void run_edges() {
   const sgemm_tune_runtime::GpuTable *table = current_table();
   if (table == nullptr) {
@@ -416,7 +431,7 @@ void run_edges() {
         for (Op a : kOps)
           for (Op b : kOps)
             for (bool aligned : {true, false})
-              for (int splits : {1, 3})
+              for (int splits : kEdgeSplits)
                 for (float beta : {0.0f, 0.5f})
                   run_case(h,
                            Case{l, a, b, s.M, s.N, s.K, aligned ? 0 : 3, aligned ? 0 : 1, beta, entry, splits, aligned,
@@ -428,7 +443,7 @@ void run_edges() {
       for (Layout l : kLayouts)
         for (Op a : kOps)
           for (Op b : kOps)
-            for (int splits : {1, 3})
+            for (int splits : kEdgeSplits)
               for (float beta : {0.0f, 0.5f})
                 run_case(h, Case{l, a, b, s.M, s.N, s.K, 3, 1, beta, entry, splits, false, true}, rng);
   // The workspaces' memory handed back (sgemm_tune::release_workspaces) between packed
@@ -443,7 +458,7 @@ void run_edges() {
     for (Layout l : kLayouts)
       for (Op a : kOps)
         for (Op b : kOps)
-          for (int splits : {1, 3})
+          for (int splits : kEdgeSplits)
             for (float beta : {0.0f, 0.5f})
               run_case(h, Case{l, a, b, 64, 2000, 300, 0, 0, beta, entry, splits, true, true}, rng);
   CHECK_CUBLAS(cublasDestroy(h));

@@ -170,6 +170,9 @@ TEST(SelectKernel, CandidatesAreTheFastestPredictedInOrder) {
         if (offered && sgemm_tune_kernels::k_split_fits(e.tile, 1000, splits))
           all_times.push_back(predict_time(e, 1000, 1000, 1000, 132, true, splits, kVector));
       }
+    // and each edge kernel's tail split.
+    for (const TunedShape &e : entries)
+      all_times.push_back(predict_time(e, 1000, 1000, 1000, 132, true, sgemm_tune_kernels::kEdgeTailSplit, kVector));
     std::sort(all_times.begin(), all_times.end());
     Selection every[64];
     const int n = select_kernels(entries, 2, 1000, 1000, 1000, kFastReads, 132, kVector, every, 64);
@@ -245,17 +248,35 @@ TEST(SelectKernel, PredictionCountsPaddingWavesAndSplits) {
   // Edge tiles pad to whole tiles and K slices: 1000^3 costs what 1024 x 1024 x 1008 does.
   EXPECT_DOUBLE_EQ(predict_time(entries[1], 1000, 1000, 1000, 132, true, 1, kVector),
                    predict_time(entries[1], 1024, 1024, 1008, 132, true, 1, kVector));
-  // A small output with a deep K fills the GPU only when K is split; a large one is not split.
-  // (At 128 x 128 x 65536 the seed tile's stream-K fast kernel would split K itself.)
+  // A small output with a deep K fills the GPU only when K is split (by a split of K or by
+  // the tail split, which splits every tile of a product smaller than a wave); a large one is
+  // not split. (At 128 x 128 x 65536 the seed tile's stream-K
+  // fast kernel would split K itself.)
   const auto deep = select_kernel(entries, 2, 120, 120, 65536, kFastReads, 132, kVector);
   EXPECT_TRUE(deep.edges);
-  EXPECT_GT(deep.splits, 1);
+  EXPECT_TRUE(deep.splits > 1 || deep.splits == sgemm_tune_kernels::kEdgeTailSplit) << deep.splits;
   EXPECT_LT(predict_time(entries[deep.entry], 120, 120, 65536, 132, true, deep.splits, kVector),
             predict_time(entries[deep.entry], 120, 120, 65536, 132, true, 1, kVector) / 4);
   const auto streamk = select_kernel(entries, 2, 128, 128, 65536, kFastReads, 132, kVector);
   EXPECT_FALSE(streamk.edges);
   EXPECT_EQ(streamk.entry, 1);
-  EXPECT_EQ(select_kernel(entries, 2, 8192, 8192, 8192, kNoFastReads, 132, kVector).splits, 1);
+  const int large_splits = select_kernel(entries, 2, 8192, 8192, 8192, kNoFastReads, 132, kVector).splits;
+  EXPECT_TRUE(large_splits == 1 || large_splits == sgemm_tune_kernels::kEdgeTailSplit) << large_splits;
+  // Without the tail split (a replay of timings that have none) the deep product is split.
+  sgemm_tune_kernels::Selection plain{};
+  ASSERT_EQ(sgemm_tune_kernels::select_kernels(entries, 2, 120, 120, 65536, kFastReads, 132, kVector, &plain, 1,
+                                               false),
+            1);
+  EXPECT_GT(plain.splits, 1);
+  // One tile past a whole wave: data-parallel, a second wave for one block; tail split, the
+  // 133rd tile's K in 64 parts, plus the scale pass and the parts' additions. 896 x 1216 is 7
+  // x 19 seed tiles (128 x 64) on 132 SMs of one block each.
+  const double tail =
+      predict_time(entries[1], 896, 1216, 4096, 132, true, sgemm_tune_kernels::kEdgeTailSplit, kVector);
+  EXPECT_LT(tail, 0.6 * predict_time(entries[1], 896, 1216, 4096, 132, true, 1, kVector));
+  // Whole waves: nothing split, nothing to prepare, no faster than data-parallel.
+  EXPECT_GE(predict_time(entries[1], 1408, 768, 4096, 132, true, sgemm_tune_kernels::kEdgeTailSplit, kVector),
+            predict_time(entries[1], 1408, 768, 4096, 132, true, 1, kVector));
   // An entry without a measured rate is never picked; nothing takes a data-parallel grid
   // taller than CUDA allows, nor anything from an empty table.
   const TunedShape unmeasured[] = {{4096, 4096, 4096, wide, 100.0, 0.0}, entries[1]};

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <string>
 #include <vector>
 
 #include "tuner/space/tile.h"
@@ -114,6 +115,61 @@ TEST(StreamK, LaunchPlan) {
   plan = sgemm_tune_kernels::tile_launch_plan(t, 4096, 4096, 0);
   EXPECT_EQ(plan.grid_x, 1u);
   EXPECT_EQ(plan.grid_y, 1u);
+}
+
+// The edge kernel's tail split (tile_edges_tail_split, tail_split_piece): every block of
+// its grid run as the kernel runs it, every (tile, K slice) computed exactly once, only the
+// tiles past whole waves split (each scaled by exactly one block of the scale pass, and
+// added into, never stored), and the last wave as full as the slots allow.
+TEST(TailSplit, EverySliceOnceOnlyTheLastWaveSplit) {
+  using sgemm_tune_kernels::split_k_range;
+  using sgemm_tune_kernels::tail_split_piece;
+  using sgemm_tune_kernels::tile_edges_tail_split;
+  const SgemmTile t{64, 128, 32, 32, 64, 2, 8, 4, 2, 0, 1};  // 64 x 128 tiles, 32 K slices at K 1000
+  for (long long M : {1LL, 64LL, 1000LL, 1164LL, 4096LL})
+    for (long long N : {1LL, 100LL, 1102LL, 4096LL})
+      for (long long K : {1LL, 33LL, 1000LL, 4100LL})
+        for (long long slots : {1LL, 2LL, 131LL, 132LL, 396LL}) {
+          SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) + " on " +
+                       std::to_string(slots) + " slots");
+          const auto plan = tile_edges_tail_split(t, M, N, K, slots);
+          const long long tiles = ((M + 63) / 64) * ((N + 127) / 128), slices = (K + 31) / 32;
+          ASSERT_EQ(plan.whole + plan.rest, tiles);
+          ASSERT_GE(plan.parts, 1);
+          ASSERT_LE(plan.parts, sgemm_tune_kernels::kMaxSplitK);
+          ASSERT_LE(plan.parts, slices);
+          ASSERT_EQ(plan.grid_x, static_cast<unsigned>(plan.whole + plan.rest * plan.parts));
+          if (plan.parts == 1) {
+            ASSERT_EQ(plan.rest, 0);
+          } else {
+            EXPECT_EQ(plan.whole % slots, 0);              // whole waves run whole
+            EXPECT_LE(plan.rest * plan.parts, slots);      // the split wave is one wave
+            // As many parts as fit: one more would pass the slots, a part per slice or the
+            // largest split.
+            EXPECT_TRUE(plan.rest * (plan.parts + 1) > slots || plan.parts == slices ||
+                        plan.parts == sgemm_tune_kernels::kMaxSplitK);
+          }
+          std::vector<std::vector<int>> owners(static_cast<std::size_t>(tiles), std::vector<int>(slices, 0));
+          std::vector<int> split(static_cast<std::size_t>(tiles), 0), scaled(static_cast<std::size_t>(tiles), 0);
+          for (long long b = 0; b < plan.grid_x; ++b) {
+            const auto piece = tail_split_piece(tiles, plan.grid_x, plan.parts, b);
+            ASSERT_GE(piece.tile, 0);
+            ASSERT_LT(piece.tile, tiles);
+            const auto r = piece.part < 0 ? split_k_range(t, static_cast<int>(K), 1, 0)
+                                          : split_k_range(t, static_cast<int>(K), plan.parts, piece.part);
+            if (piece.part >= 0) ++split[static_cast<std::size_t>(piece.tile)];
+            for (int s = r.begin; s < r.end; ++s) ++owners[static_cast<std::size_t>(piece.tile)][s];
+          }
+          for (long long b = 0; b < plan.rest; ++b) ++scaled[static_cast<std::size_t>(tiles - plan.rest + b)];
+          for (long long tile = 0; tile < tiles; ++tile) {
+            for (long long s = 0; s < slices; ++s) ASSERT_EQ(owners[tile][s], 1) << "tile " << tile << " slice " << s;
+            const bool is_split = tile >= plan.whole;
+            EXPECT_EQ(split[tile], is_split ? plan.parts : 0) << "tile " << tile;
+            EXPECT_EQ(scaled[tile], is_split ? 1 : 0) << "tile " << tile;
+          }
+        }
+  // Beyond a 1-D grid: grid_x 0, which the launch refuses.
+  EXPECT_EQ(tile_edges_tail_split(t, 64LL * 65535, 128LL * 65535, 32, 132).grid_x, 0u);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <vector>
 
 #include "bench_common.cuh"
@@ -152,7 +153,10 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
       if (rt::route_choice(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, g, e, false, 1, rt::Packing::never,
                            &r) == cudaSuccess)
         routes.push_back(r);
-      for (int splits : k::detail::kSplitChoices) {
+      // Every split the selection weighs, and the edge kernel's tail split (splits 0).
+      std::vector<int> split_list(std::begin(k::detail::kSplitChoices), std::end(k::detail::kSplitChoices));
+      split_list.insert(split_list.begin(), k::kEdgeTailSplit);
+      for (int splits : split_list) {
         if (cublas_ms > kLongMs && splits > kLongSplits) continue;
         if (rt::route_choice(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, g, e, true, splits,
                              rt::Packing::never, &r) == cudaSuccess)
