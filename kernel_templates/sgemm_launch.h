@@ -45,21 +45,28 @@ inline cudaError_t tile_blocks_per_sm(const void *kernel, const SgemmTile &t, in
   return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, tile_threads(t), tile_smem_bytes(t));
 }
 
-// The persistent_blocks that tile_launch_plan takes: for a stream-K tile the blocks of
-// `kernel` that `device` holds at once (SMs x blocks per SM), for a data-parallel tile 0
-// (unused). The answer depends only on the kernel and the device: callers may keep it.
-// cudaErrorInvalidConfiguration when no SM can hold a block of a stream-K kernel. (A grid
-// larger than what is resident would still compute the right result, only without the
-// balance stream-K is for.)
-inline cudaError_t tile_persistent_blocks(const void *kernel, const SgemmTile &t, int device, int *blocks) {
+// The blocks of `kernel` that `device` holds at once (SMs x blocks per SM): the resident
+// blocks over which a stream-K kernel spreads its work, and the slots the edge kernel's tail
+// split fills. cudaErrorInvalidConfiguration when no SM can hold a block. The answer
+// depends only on the kernel and the device: callers may keep it.
+inline cudaError_t tile_resident_blocks(const void *kernel, const SgemmTile &t, int device, int *blocks) {
   *blocks = 0;
-  if (!t.STREAMK) return cudaSuccess;
   int sms = 0, per_sm = 0;
   cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   if (e == cudaSuccess) e = tile_blocks_per_sm(kernel, t, &per_sm);
   if (e != cudaSuccess) return e;
   *blocks = sms * per_sm;
   return *blocks < 1 ? cudaErrorInvalidConfiguration : cudaSuccess;
+}
+
+// The persistent_blocks that tile_launch_plan takes: for a stream-K tile its resident
+// blocks (tile_resident_blocks), for a data-parallel tile 0 (unused). (A grid larger than
+// what is resident would still compute the right result, only without the balance stream-K
+// is for.)
+inline cudaError_t tile_persistent_blocks(const void *kernel, const SgemmTile &t, int device, int *blocks) {
+  *blocks = 0;
+  if (!t.STREAMK) return cudaSuccess;
+  return tile_resident_blocks(kernel, t, device, blocks);
 }
 
 // The passes of `plan` for C = alpha A B + beta C by `kernel` (tile t, its shared-memory
@@ -99,7 +106,7 @@ inline cudaError_t launch_tile(const void *kernel, const SgemmTile &t, int persi
 // `splits` ways (1: not split). A split launch, and a K = 0 one, starts with the scale pass,
 // which uses no shared memory. splits = kEdgeTailSplit runs the tail split instead
 // (tile_edges_tail_split), whatever the tile's STREAMK, over `slots` resident blocks
-// (tile_persistent_blocks of this kernel; at least 1, else cudaErrorInvalidValue), its scale
+// (tile_resident_blocks of this kernel; at least 1, else cudaErrorInvalidValue), its scale
 // pass first when it splits; the other launches ignore slots.
 inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int splits, int M, int N, int K,
                                      float alpha, const float *A, int lda, const float *B, int ldb, float beta,

@@ -118,9 +118,10 @@ struct GpuTable {
   int count;
 };
 
-// tile_persistent_blocks of `kernel` on the current device, asked of the runtime once per
-// kernel and device and then remembered (the answer cannot change while the program runs).
-inline cudaError_t persistent_blocks(const void *kernel, const SgemmTile &t, int *blocks) {
+// tile_resident_blocks of `kernel` on the current device, asked of the runtime once per
+// kernel and device and then remembered (the answer cannot change while the program runs):
+// a stream-K fast kernel's persistent blocks, an edge kernel's slots for its tail split.
+inline cudaError_t resident_blocks(const void *kernel, const SgemmTile &t, int *blocks) {
   int device = 0;
   cudaError_t e = cudaGetDevice(&device);
   if (e != cudaSuccess) return e;
@@ -140,7 +141,7 @@ inline cudaError_t persistent_blocks(const void *kernel, const SgemmTile &t, int
         return cudaSuccess;
       }
   }
-  e = sgemm_tune_kernels::tile_persistent_blocks(kernel, t, device, blocks);
+  e = sgemm_tune_kernels::tile_resident_blocks(kernel, t, device, blocks);
   if (e != cudaSuccess) return e;
   std::lock_guard<std::mutex> lock(mutex);
   if (count < kSlots) known[count++] = Known{kernel, device, *blocks};
@@ -152,7 +153,7 @@ inline cudaError_t persistent_blocks(const void *kernel, const SgemmTile &t, int
 inline cudaError_t launch_planned(const void *kernel, const SgemmTile &t, const RowMajorGemm &g, cudaStream_t stream) {
   int blocks = 0;
   if (t.STREAMK) {
-    const cudaError_t e = persistent_blocks(kernel, t, &blocks);
+    const cudaError_t e = resident_blocks(kernel, t, &blocks);
     if (e != cudaSuccess) return e;
   }
   return sgemm_tune_kernels::launch_tile(kernel, t, blocks, g.M, g.N, g.K, g.alpha, g.A, g.lda, g.B, g.ldb, g.beta,
@@ -178,7 +179,7 @@ inline cudaError_t launch_edges_kernel(const void *kernel, const SgemmTile &t, c
   const RowMajorGemm &g = e.g;
   int slots = 0;
   if (splits == sgemm_tune_kernels::kEdgeTailSplit && g.K > 0) {
-    const cudaError_t status = persistent_blocks(kernel, t, &slots);
+    const cudaError_t status = resident_blocks(kernel, t, &slots);
     if (status != cudaSuccess) return status;
   }
   return sgemm_tune_kernels::launch_tile_edges(kernel, t, splits, g.M, g.N, g.K, g.alpha, g.A, g.lda, g.B, g.ldb,
