@@ -288,9 +288,10 @@ void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
       CHECK(cudaDeviceSynchronize());
       const std::vector<float> got = out.read();
       const bool untouched = std::memcmp(got.data(), start.data(), got.size() * sizeof(float)) == 0;
-      report(status == cudaErrorInvalidValue && untouched,
-             describe(c) + " refused (the kernel of any operands has no tail split): " + error_name(status) +
-                 (untouched ? "" : ", C changed"));
+      char buf[160];
+      std::snprintf(buf, sizeof buf, " lds=%d,%d,%d %s outside=%s path=refused", lda, ldb, ldc,
+                    error_name(status).c_str(), untouched ? "0" : "changed");
+      report(status == cudaErrorInvalidValue && untouched, describe(c) + buf);
       return;
     }
   }

@@ -176,17 +176,27 @@ TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
   // Between the packed products the workspaces' memory was handed back, and those after took it again.
   EXPECT_NE(edges.text.find("release_workspaces: cudaSuccess"), std::string::npos);
   const auto edge_cases = parse_cases(edges.text);
-  // 3 entries x 6 shapes x 2 layouts x 4 op pairs x aligned or not x 2 splits x 2 betas,
-  // then packed: 3 entries x 2 shapes x 2 layouts x 4 op pairs x 2 splits x 2 betas, and the
-  // thin aligned shape: 3 entries x 2 layouts x 4 op pairs x 2 splits x 2 betas.
-  EXPECT_EQ(edge_cases.size(), 1152u + 192u + 96u);
+  // 3 entries x 6 shapes x 2 layouts x 4 op pairs x aligned or not x 3 launches (K whole,
+  // split 3 ways, tail split) x 2 betas, then packed: 3 entries x 2 shapes x 2 layouts x 4 op
+  // pairs x 3 launches x 2 betas, and the thin aligned shape: 3 entries x 2 layouts x 4 op
+  // pairs x 3 launches x 2 betas.
+  EXPECT_EQ(edge_cases.size(), 1728u + 288u + 144u);
   // Each entry's two edge kernels ran: the one for plain operands and the one for any; and
-  // the edge kernel after packing.
+  // the edge kernel after packing. The kernel of any operands, asked for a tail split, which
+  // it does not have, refused it and left C alone; every other tail split ran.
   std::map<std::string, int> by_entry;
+  int tail_split = 0, refused = 0;
   for (const auto &c : edge_cases) {
     EXPECT_EQ(c.at("verdict"), "ok") << c.at("line");
     ++by_entry[c.at("path")];
+    if (c.at("splits") != "0") continue;
+    ++tail_split;
+    refused += c.at("path") == "refused";
   }
+  EXPECT_EQ(tail_split, 720);
+  EXPECT_GT(refused, 0);
+  EXPECT_LT(refused, tail_split / 2);
+  by_entry.erase("refused");
   EXPECT_EQ(by_entry.size(), 9u);
   for (const char *kernel : {"entry-0-edge-", "entry-1-edge-", "entry-2-edge-", "entry-0-any-", "entry-1-any-",
                              "entry-2-any-", "entry-0-packed-", "entry-1-packed-", "entry-2-packed-"}) {
