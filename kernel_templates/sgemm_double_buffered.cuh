@@ -367,13 +367,15 @@ enum : int {
 };
 
 // The body of the three kernels. With kEdges (every body but kWholeTiles): any shape,
-// remainders zero-filled, C guarded, always data-parallel, K split over the grid's z. Only
+// remainders zero-filled, C guarded, never the fast kernel's stream-K, K split over the
+// grid's z or, in the edge kernel, the last wave's tiles split (the tail split). Only
 // kAnyOperands reads `operands` for A's and B's layout: the layout's branches then cost
 // every layout registers (a whole tile's were tuned near 255) and speed (A's orientation
 // read inside the main loop made the plain A's edge kernel 16-26% slower:
 // bench/NOTES.md), so the edge kernel holds four bodies, kPlainEdges, kTransposedAEdges
 // and their Narrow twins, each compiled for one orientation of A and one width of access,
-// chosen once per block, and reads only C's bits of `operands` besides. Every kEdges
+// chosen once per block, and reads only C's bits of `operands` besides (and the tail
+// split's and the scale pass's). Every kEdges
 // branch folds to a constant in the fast kernel (kEdges is compile-time), so the fast
 // kernel has none of the edge code; in the edge kernel some are run-time choices (guarded
 // or unguarded copies and stores, below).
@@ -394,9 +396,10 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   constexpr int WSUBM = WM / WMITER;
   constexpr int WSUBN = WN / WNITER;
   constexpr int FRAG_SETS = PREFETCH ? 2 : 1;
-  // The edge kernel runs data-parallel whatever the tile says: a partial tile would need a
-  // guarded prepare pass and guarded atomics, and a shape no tuned tile divides is rarely
-  // large enough for stream-K's balance to matter more than its prepare pass.
+  // The edge kernels never run the fast kernel's stream-K, whatever the tile says: its loop
+  // over pieces of work raised their registers by up to 45 and spilled (bench/NOTES.md,
+  // session 18). The edge kernel's tail split (below) balances the last wave instead, one
+  // piece a block.
   constexpr bool kStreamK = STREAMK && !kEdges;
 
   // Whole tiles and K slices; with kEdges the last ones may be partial.

@@ -269,8 +269,9 @@ enum : int {
                           // of 4, or C at an offset): C's stores, loads and split additions
                           // are 4 bytes wide
   kOperandScalePass = 8,  // this launch only sets C = beta C (0 when beta is 0, C not read)
-                          // over the tiles of its grid: the first pass of a split-K launch,
-                          // and the whole of a K = 0 product
+                          // over the tiles of its grid (with kOperandTailSplit, over the
+                          // tail split's split tiles): the first pass of a split launch, and
+                          // the whole of a K = 0 product
   kOperandTransC = 16,    // C is stored transposed: the product's element (i, j) is at
                           // C[j * ldc + i] (a product of two transposed operands is run as
                           // the plain product of their transposes, C^T = B A)
@@ -284,6 +285,14 @@ enum : int {
                            // over those split tiles, a block each
 };
 enum : int { kOperandPartsShift = 8 };
+
+// What the kernels' machine code takes at launch: their arguments and what the bits of
+// `operands` mean. A header from `sgemm-tune emit` ships machine code compiled from this
+// template and records this number with it; the run-time (sgemm_tuned_runtime.cuh) launches
+// that code only as its number allows, and a header whose number differs from the run-time
+// it is built with refuses to compile. 2: the edge kernel's tail split (kOperandTailSplit);
+// 1, or none recorded (headers emitted before the number was), before it.
+enum : int { kMachineCodeInterface = 2 };
 
 // The split of K that asks the edge kernel for the tail split instead: the selection, a
 // route and launch_tile_edges carry it where they carry a split count.

@@ -75,7 +75,7 @@ using sgemm_tune_kernels::RowMajorGemm;
 using sgemm_tune_kernels::SgemmTile;
 
 // Launches a kernel compiled from source (by the compiler of the including build), K split
-// `splits` ways where it is the edge kernel.
+// `splits` ways where it is the edge kernel (kEdgeTailSplit, 0: the tail split).
 using SourceLaunch = cudaError_t (*)(const RowMajorGemm &g, int splits, cudaStream_t stream);
 
 // One tuned configuration: its shape and tile, and for each of its three kernels (the timed
@@ -116,7 +116,17 @@ struct GpuTable {
   LoadedCode *edges_code;  // of each entry's edge kernel
   LoadedCode *any_code;    // of each entry's kernel of any operands
   int count;
+  // sgemm_tune_kernels::kMachineCodeInterface of the machine code in `kernels`, as emit
+  // recorded it; 0 in a header emitted before it was recorded (whose initializer leaves it
+  // out), whose edge kernels' machine code has no tail split.
+  int machine_code_interface;
 };
+
+// Whether the edge kernels of `table` take the tail split: machine code of this run-time's
+// interface (code compiled from source is this template's, but a table is judged whole).
+inline bool tail_split_allowed(const GpuTable &table) {
+  return table.machine_code_interface == sgemm_tune_kernels::kMachineCodeInterface;
+}
 
 // tile_resident_blocks of `kernel` on the current device, asked of the runtime once per
 // kernel and device and then remembered (the answer cannot change while the program runs):
@@ -507,7 +517,7 @@ struct Route {
   TableRule rule;             // whose tunings answered
   const TunedKernel *kernel;  // the tuned entry, for the tuned paths
   LoadedCode *code;           // the loaded code of the kernel the path launches (cubin paths)
-  int splits;                 // K split this many ways (edge paths)
+  int splits;                 // K split this many ways (edge paths); kEdgeTailSplit (0): the tail split
   double predicted_ps;        // the selection's prediction; 0 for an exact match
   // Dispatch::measured: how many kernels were timed to choose it (1: the rule allows only
   // this one, or only this one of those timed could run); 0: chosen by prediction alone.
@@ -578,9 +588,9 @@ inline int select_candidates(const sgemm_tune_kernels::TunedShape *shapes, int n
 // The selection for `product`: the one select_candidates ranks first (entry -1 for none).
 // No CUDA call.
 inline sgemm_tune_kernels::Selection select_for_product(const sgemm_tune_kernels::TunedShape *shapes, int n,
-                                                        const RowMajorGemm &product, int sms) {
+                                                        const RowMajorGemm &product, int sms, bool tail_split = true) {
   sgemm_tune_kernels::Selection s{sgemm_tune_kernels::SelectKind::none, -1, false, 1, 0.0};
-  select_candidates(shapes, n, product, sms, &s, 1);
+  select_candidates(shapes, n, product, sms, &s, 1, tail_split);
   return s;
 }
 
@@ -632,7 +642,7 @@ inline cudaError_t choose_route(const GpuTable *gpus, int gpu_count, const RowMa
     // The selection rule reads shapes from a contiguous array.
     sgemm_tune_kernels::TunedShape shapes[kMaxEntries];
     const int n = table_shapes(table, shapes);
-    const sgemm_tune_kernels::Selection s = select_for_product(shapes, n, product, sms);
+    const sgemm_tune_kernels::Selection s = select_for_product(shapes, n, product, sms, tail_split_allowed(table));
     if (s.entry >= 0) {
       out->rule = found.rule;
       route_selection(table, s, product, Packing::when_faster, out);
@@ -917,7 +927,8 @@ inline cudaError_t measure_route(const GpuTable *gpus, int gpu_count, const RowM
   sgemm_tune_kernels::TunedShape shapes[kMaxEntries];
   const int n = table_shapes(*found.table, shapes);
   sgemm_tune_kernels::Selection picks[kMeasuredCandidates];
-  const int count = select_candidates(shapes, n, product, sms, picks, kMeasuredCandidates);
+  const int count =
+      select_candidates(shapes, n, product, sms, picks, kMeasuredCandidates, tail_split_allowed(*found.table));
   if (count == 0) return cudaSuccess;
   Route routes[kMeasuredCandidates];
   for (int i = 0; i < count; ++i) {
@@ -1031,9 +1042,10 @@ inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, const RowMajorGemm
 // A route the caller chooses instead of the selection, for benchmarks that time every kernel
 // the selection could have picked (tools/bench_shapes --sweep): entry `entry` of the current
 // device's tunings, on its fast kernel or, where `edges`, its edge kernel (or kernel of any
-// operands) with K split `splits` ways, operands packed as `packing` says. Returns
-// cudaErrorInvalidValue, before any launch, where that kernel cannot run the product;
-// check_gemm(product) must have said `run`.
+// operands) with K split `splits` ways (kEdgeTailSplit: the tail split, which the kernel of
+// any operands and an older header's machine code do not take), operands packed as
+// `packing` says. Returns cudaErrorInvalidValue, before any launch, where that kernel cannot
+// run the product; check_gemm(product) must have said `run`.
 inline cudaError_t route_choice(const GpuTable *gpus, int gpu_count, const RowMajorGemm &product, int entry, bool edges,
                                 int splits, Packing packing, Route *out) {
   const sgemm_tune_kernels::EdgeProduct edge = sgemm_tune_kernels::edge_product(product);
@@ -1057,9 +1069,10 @@ inline cudaError_t route_choice(const GpuTable *gpus, int gpu_count, const RowMa
                                                                          sgemm_tune_kernels::split_adds(edge.operands))};
   out->rule = found.rule;
   route_selection(*found.table, s, product, packing, out);
-  // The kernel of any operands has no tail split.
+  // The kernel of any operands has no tail split, nor the machine code of an older header.
   const bool any = out->path == Path::tuned_any_cubin || out->path == Path::tuned_any_source;
-  if (any && n == sgemm_tune_kernels::kEdgeTailSplit) return cudaErrorInvalidValue;
+  if ((any || !tail_split_allowed(*found.table)) && n == sgemm_tune_kernels::kEdgeTailSplit)
+    return cudaErrorInvalidValue;
   return cudaSuccess;
 }
 

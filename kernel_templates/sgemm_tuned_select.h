@@ -49,7 +49,8 @@ struct TunedShape {
 };
 
 // What serves a product: entry `entry` (-1 for none), on its fast kernel or its edge
-// kernel with K split `splits` ways, predicted to take `predicted_ps`.
+// kernel with K split `splits` ways (kEdgeTailSplit, 0: the tail split), predicted to take
+// `predicted_ps`.
 struct Selection {
   SelectKind kind;
   int entry;
@@ -209,7 +210,8 @@ inline double predict_time_at(const TunedShape &e, double ps_per_unit, long long
 
 // Whether the edge kernel of tile t can split K `splits` ways: at least one K slice each,
 // and no more parts than the kernel's grid takes; or run the tail split (splits =
-// kEdgeTailSplit) where its 1-D grid holds every tile.
+// kEdgeTailSplit), which takes any K (its grid is the launch's to check: it depends on the
+// shape and the GPU).
 inline bool k_split_fits(const SgemmTile &t, long long K, int splits) {
   if (splits == kEdgeTailSplit) return K >= 1;
   return splits >= 1 && splits <= detail::k_slices(K, t) && splits <= kMaxSplitK;
@@ -296,12 +298,16 @@ inline int select_kernels(const TunedShape *entries, int count, long long M, lon
     if (!shape_fits_tile_edges(e.tile, M, N, K)) continue;
     for (int splits : detail::kSplitChoices)
       if (k_split_fits(e.tile, K, splits)) consider(i, true, splits);
-    // (A grid past 2^31 - 1 blocks would be refused: a product of that many tiles is split
-    // or whole instead.)
-    if (tail_split &&
-        tile_edges_tail_split(e.tile, M, N, K, static_cast<long long>(sms < 1 ? 1 : sms) * detail::resident_blocks(e))
-                .grid_x != 0)
-      consider(i, true, kEdgeTailSplit);
+    // The tail split where, at the tile's residency as the model takes it, it splits some
+    // tile (else it is the whole-K launch again) and its grid fits (a product of more tiles
+    // than a 1-D grid holds is split or whole instead). The launch counts the edge kernel's
+    // own resident blocks, which may be fewer (more registers): the prediction is the
+    // model's, as it is for every launch.
+    if (tail_split) {
+      const TailSplit ts =
+          tile_edges_tail_split(e.tile, M, N, K, static_cast<long long>(sms < 1 ? 1 : sms) * detail::resident_blocks(e));
+      if (ts.parts > 1 && ts.grid_x != 0) consider(i, true, kEdgeTailSplit);
+    }
   }
   return kept;
 }

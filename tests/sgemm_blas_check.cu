@@ -182,7 +182,7 @@ struct Case {
   int offset;  // floats between each allocation's start and its operand
   float beta;  // 0: C starts as NaN and must not be read
   int entry;   // -1: through sgemm_tuned; else launch this tuned entry's edge kernel
-  int splits;  // with K split this many ways
+  int splits;  // with K split this many ways (kEdgeTailSplit, 0: the tail split)
   bool round;  // each least leading dimension rounded up to a multiple of 4 before `pad`
   bool pack;   // with `entry`: the operands packed into a workspace first, then the edge kernel
 };
@@ -409,7 +409,7 @@ void run_measured() {
 // tile (a 1 x 1 x 1 product, less than one tile; odd sizes near and past one tile; a
 // K remainder alone), row-major and column-major (which swaps the operands), every op pair,
 // rows 16-byte aligned (the least leading dimensions rounded up to multiples of 4) or not
-// (padded by 3, operands one float in), K whole or split 3 ways.
+// (padded by 3, operands one float in), K whole, split 3 ways or tail-split.
 // The edge kernels' launches: whole K, K split 3 ways, and the tail split (kEdgeTailSplit).
 constexpr int kEdgeSplits[] = {1, 3, sgemm_tune_kernels::kEdgeTailSplit};
 
@@ -447,6 +447,19 @@ void run_edges() {
             for (int splits : kEdgeSplits)
               for (float beta : {0.0f, 0.5f})
                 run_case(h, Case{l, a, b, s.M, s.N, s.K, 3, 1, beta, entry, splits, false, true}, rng);
+  // The tail split with whole waves and a split last wave together: on 132 SMs, one of these
+  // two shapes leaves a last wave at most half full, after at least one whole wave, for the
+  // test's tiles (128 x 256 at 1 or 2 blocks an SM, 128 x 64 at 1 to 6), so that the whole
+  // tiles, the split ones and the scale pass's offset into them all run. Row-major, A plain
+  // or transposed (the edge kernel's two orientations), rows aligned.
+  for (int entry = 0; entry < table->count; ++entry)
+    for (const Shape &s : {Shape{2518, 2520, 100}, Shape{2888, 2890, 100}})
+      for (Op a : kOps)
+        for (float beta : {0.0f, 0.5f})
+          run_case(h,
+                   Case{Layout::RowMajor, a, Op::NoTrans, s.M, s.N, s.K, 0, 0, beta, entry,
+                        sgemm_tune_kernels::kEdgeTailSplit, true, false},
+                   rng);
   // The workspaces' memory handed back (sgemm_tune::release_workspaces) between packed
   // products: the next ones take it again.
   const cudaError_t released = sgemm_tune::release_workspaces();

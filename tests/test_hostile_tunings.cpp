@@ -149,7 +149,8 @@ void expect_only_generated_lines(const std::string &text) {
           "                               float beta, float *C", "                               float *C",
           "  return ::sgemm_tune_runtime::sgemm(", "      sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount,",
           "      ::sgemm_tune_kernels::to_row_major(", "                                     ::sgemm_tune_kernels::",
-          "}"})
+          "}", "static_assert(::sgemm_tune_kernels::kMachineCodeInterface == ",
+          "              \"this header's machine code was compiled for kernel_templates of another version"})
       ours = ours || line.rfind(prefix, 0) == 0;
     EXPECT_TRUE(ours) << "line " << n << " was not written by the generator: " << line.substr(0, 200);
     for (char c : line) ASSERT_TRUE(c >= 0x20 && c < 0x7f) << "line " << n << " holds a control or non-ASCII byte";

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -170,9 +172,12 @@ TEST(SelectKernel, CandidatesAreTheFastestPredictedInOrder) {
         if (offered && sgemm_tune_kernels::k_split_fits(e.tile, 1000, splits))
           all_times.push_back(predict_time(e, 1000, 1000, 1000, 132, true, splits, kVector));
       }
-    // and each edge kernel's tail split.
+    // and each edge kernel's tail split, where it splits some tile (at the entry's residency).
     for (const TunedShape &e : entries)
-      all_times.push_back(predict_time(e, 1000, 1000, 1000, 132, true, sgemm_tune_kernels::kEdgeTailSplit, kVector));
+      if (sgemm_tune_kernels::tile_edges_tail_split(e.tile, 1000, 1000, 1000,
+                                                    132LL * (e.blocks_per_sm > 0 ? e.blocks_per_sm : 1))
+              .parts > 1)
+        all_times.push_back(predict_time(e, 1000, 1000, 1000, 132, true, sgemm_tune_kernels::kEdgeTailSplit, kVector));
     std::sort(all_times.begin(), all_times.end());
     Selection every[64];
     const int n = select_kernels(entries, 2, 1000, 1000, 1000, kFastReads, 132, kVector, every, 64);
@@ -250,7 +255,7 @@ TEST(SelectKernel, PredictionCountsPaddingWavesAndSplits) {
                    predict_time(entries[1], 1024, 1024, 1008, 132, true, 1, kVector));
   // A small output with a deep K fills the GPU only when K is split (by a split of K or by
   // the tail split, which splits every tile of a product smaller than a wave); a large one is
-  // not split. (At 128 x 128 x 65536 the seed tile's stream-K
+  // not split along K as a whole (at most its last wave's tiles, by the tail split). (At 128 x 128 x 65536 the seed tile's stream-K
   // fast kernel would split K itself.)
   const auto deep = select_kernel(entries, 2, 120, 120, 65536, kFastReads, 132, kVector);
   EXPECT_TRUE(deep.edges);
@@ -274,9 +279,20 @@ TEST(SelectKernel, PredictionCountsPaddingWavesAndSplits) {
   const double tail =
       predict_time(entries[1], 896, 1216, 4096, 132, true, sgemm_tune_kernels::kEdgeTailSplit, kVector);
   EXPECT_LT(tail, 0.6 * predict_time(entries[1], 896, 1216, 4096, 132, true, 1, kVector));
-  // Whole waves: nothing split, nothing to prepare, no faster than data-parallel.
+  // Whole waves: nothing split, nothing to prepare, no faster than data-parallel; and so not
+  // offered, where it would be the whole-K launch again (a measured choice would time it twice).
   EXPECT_GE(predict_time(entries[1], 1408, 768, 4096, 132, true, sgemm_tune_kernels::kEdgeTailSplit, kVector),
             predict_time(entries[1], 1408, 768, 4096, 132, true, 1, kVector));
+  sgemm_tune_kernels::Selection offered[64];
+  const int offers = sgemm_tune_kernels::select_kernels(&entries[1], 1, 1408, 768, 4096, kNoFastReads, 132, kVector,
+                                                        offered, 64);
+  ASSERT_GT(offers, 0);
+  for (int i = 0; i < offers; ++i) EXPECT_NE(offered[i].splits, sgemm_tune_kernels::kEdgeTailSplit);
+  // One tile past the wave: offered.
+  const int offers_past = sgemm_tune_kernels::select_kernels(&entries[1], 1, 896, 1216, 4096, kNoFastReads, 132,
+                                                             kVector, offered, 64);
+  EXPECT_TRUE(std::any_of(offered, offered + offers_past,
+                          [](const sgemm_tune_kernels::Selection &c) { return c.splits == sgemm_tune_kernels::kEdgeTailSplit; }));
   // An entry without a measured rate is never picked; nothing takes a data-parallel grid
   // taller than CUDA allows, nor anything from an empty table.
   const TunedShape unmeasured[] = {{4096, 4096, 4096, wide, 100.0, 0.0}, entries[1]};
@@ -502,6 +518,26 @@ TEST_F(QueryTest, EmissionIsDeterministicAndShipsCodeCompiledFromTheTimedTemplat
   EXPECT_EQ(a.text.find("launch_edges<"), std::string::npos);
   EXPECT_NE(a.text.find("kCubinEdges1"), std::string::npos);
   EXPECT_NE(a.text.find("\"_ZN18sgemm_tune_kernels27sgemm_double_buffered_edgesILi128ELi256ELi32E"), std::string::npos);
+  // The interface of that machine code: recorded in the table (after its 2 entries), and
+  // checked where the header is built, which refuses kernel_templates of another interface.
+  const std::string interface = std::to_string(sgemm_tune_kernels::kMachineCodeInterface);
+  EXPECT_NE(a.text.find(", kLoadedAny0, 2, " + interface + "},"), std::string::npos);
+  const std::size_t check_at = a.text.find("static_assert(::sgemm_tune_kernels::kMachineCodeInterface == ");
+  ASSERT_NE(check_at, std::string::npos);
+  const std::string check = a.text.substr(check_at, a.text.find(");", check_at) + 2 - check_at);
+  const auto compiles = [&](const std::string &statement) {
+    const auto unit = dir_ / "interface_check.cpp";
+    std::ofstream(unit) << "#include \"sgemm_tile_rules.h\"\n" << statement << "\n";
+    const std::string cmd = "g++ -std=c++17 -fsyntax-only -I" + testing::source_dir() + "/kernel_templates " +
+                            unit.string() + " > " + (dir_ / "interface_check.txt").string() + " 2>&1";
+    return std::system(cmd.c_str()) == 0;
+  };
+  EXPECT_TRUE(compiles(check)) << check;
+  std::string other = check;
+  other.replace(other.find(interface), interface.size(), std::to_string(sgemm_tune_kernels::kMachineCodeInterface + 1));
+  EXPECT_FALSE(compiles(other)) << other;
+  std::ifstream said(dir_ / "interface_check.txt");
+  EXPECT_NE(std::string(std::istreambuf_iterator<char>(said), {}).find("emit it again"), std::string::npos);
 
   // Timed with another template: that code cannot be compiled here, so the tiles are
   // compiled from source in the user's build.
@@ -514,6 +550,8 @@ TEST_F(QueryTest, EmissionIsDeterministicAndShipsCodeCompiledFromTheTimedTemplat
   EXPECT_NE(stale.text.find("launch_fast<128,256,32,128,32,1,8,8,2,0,0>"), std::string::npos);
   EXPECT_EQ(stale.with_edges_code, 0u);
   EXPECT_NE(stale.text.find("launch_edges<128,256,32,128,32,1,8,8,2,0,0>"), std::string::npos);
+  // No machine code, nothing to check: the user's compiler builds the kernels it launches.
+  EXPECT_EQ(stale.text.find("static_assert("), std::string::npos);
 }
 
 TEST_F(QueryTest, WithoutATemplateEveryEntryIsCompiledFromSource) {

@@ -139,7 +139,9 @@ int run(const BestArgs &a) {
     if (s.entry >= 0) {
       j["config"] = entry_json(entries[static_cast<std::size_t>(s.entry)]);
       j["kernel"] = s.edges ? "edges" : "fast";
+      // split_k 0 with tail_split: the edge kernel's tail split (only the last wave's tiles split).
       j["split_k"] = s.splits;
+      j["tail_split"] = s.edges && s.splits == sgemm_tune_kernels::kEdgeTailSplit;
       if (s.kind == sgemm_tune_kernels::SelectKind::predicted) j["predicted_ms"] = s.predicted_ps * 1e-9;
     } else {
       j["config"] = tile_to_json(sgemm_tune_kernels::kDefaultTile);
@@ -160,7 +162,9 @@ int run(const BestArgs &a) {
                   "not tuned; the generated header runs the %s kernel of the tuned configuration predicted fastest "
                   "(%.3f ms on %d SMs%s), for row-major operands with aligned rows:\n",
                   s.edges ? "edge" : "fast", s.predicted_ps * 1e-9, sms,
-                  s.splits > 1 ? (", K split " + std::to_string(s.splits) + " ways").c_str() : "");
+                  s.edges && s.splits == sgemm_tune_kernels::kEdgeTailSplit
+                      ? ", the last wave's tiles split along K (tail split)"
+                      : s.splits > 1 ? (", K split " + std::to_string(s.splits) + " ways").c_str() : "");
     std::cout << buf;
     print_entry(entries[static_cast<std::size_t>(s.entry)], std::cout);
   } else {
