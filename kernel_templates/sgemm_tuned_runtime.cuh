@@ -656,10 +656,7 @@ inline cudaError_t choose_route(const GpuTable *gpus, int gpu_count, const RowMa
     return sgemm_tune_kernels::shape_fits_tile_edges(sgemm_tune_kernels::kDefaultTile, g.M, g.N, 1)
                ? cudaSuccess
                : cudaErrorInvalidValue;
-  // (The kernel of any operands has no tail split.)
-  sgemm_tune_kernels::Selection s{sgemm_tune_kernels::SelectKind::none, -1, false, 1, 0.0};
-  sgemm_tune_kernels::select_kernels(&kDefaultEntry, 1, g.M, g.N, g.K, sgemm_tune_kernels::fast_operands(product), sms,
-                                     sgemm_tune_kernels::split_adds(edge.operands), &s, 1, !needs_any_kernel(product));
+  const sgemm_tune_kernels::Selection s = select_for_product(&kDefaultEntry, 1, product, sms);
   if (s.entry < 0) return cudaErrorInvalidValue;  // beyond what the default tile's int arithmetic takes
   out->path = s.edges ? Path::default_edges : Path::default_fast;
   out->splits = s.splits;

@@ -176,6 +176,13 @@ inline double unit_ps(const TunedShape &e, int sms) {
 
 namespace detail {
 
+// The tail split of entry e's edge kernel on M x N x K as the model sees it: over the slots
+// of `sms` SMs at the residency of the entry's timed kernel (the launch counts the edge
+// kernel's own, which may be fewer: more registers).
+inline TailSplit model_tail_split(const TunedShape &e, long long M, long long N, long long K, int sms) {
+  return tile_edges_tail_split(e.tile, M, N, K, static_cast<long long>(sms < 1 ? 1 : sms) * resident_blocks(e));
+}
+
 // predict_time with the entry's unit_ps already known (select_kernel computes it once per
 // entry, not once per split: the selection runs on every call).
 inline double predict_time_at(const TunedShape &e, double ps_per_unit, long long M, long long N, long long K, int sms,
@@ -184,11 +191,9 @@ inline double predict_time_at(const TunedShape &e, double ps_per_unit, long long
   if (!tail && (splits < 1 || !edges)) splits = 1;
   const double rate = adds == SplitAdds::vector ? kSplitVectorBytesPerPs : kSplitBytesPerPs;
   if (tail) {
-    // The whole waves as data-parallel blocks, then the last wave's tiles in parts
-    // (tile_edges_tail_split at the tile's residency); where it splits, the scale pass and
-    // each split tile's parts added into C.
-    const TailSplit ts =
-        tile_edges_tail_split(e.tile, M, N, K, static_cast<long long>(sms < 1 ? 1 : sms) * resident_blocks(e));
+    // The whole waves as data-parallel blocks, then the last wave's tiles in parts; where it
+    // splits, the scale pass and each split tile's parts added into C.
+    const TailSplit ts = model_tail_split(e, M, N, K, sms);
     const long long slices = k_slices(K, e.tile), per_part = (slices + ts.parts - 1) / ts.parts;
     double units = block_units(e, ts.whole, slices, sms);
     if (ts.rest > 0) units += block_units(e, ts.rest * ts.parts, per_part, sms);
@@ -298,14 +303,11 @@ inline int select_kernels(const TunedShape *entries, int count, long long M, lon
     if (!shape_fits_tile_edges(e.tile, M, N, K)) continue;
     for (int splits : detail::kSplitChoices)
       if (k_split_fits(e.tile, K, splits)) consider(i, true, splits);
-    // The tail split where, at the tile's residency as the model takes it, it splits some
-    // tile (else it is the whole-K launch again) and its grid fits (a product of more tiles
-    // than a 1-D grid holds is split or whole instead). The launch counts the edge kernel's
-    // own resident blocks, which may be fewer (more registers): the prediction is the
-    // model's, as it is for every launch.
+    // The tail split where, as the model sees it, it splits some tile (else it is the whole-K
+    // launch again) and its grid fits (a product of more tiles than a 1-D grid holds is split
+    // or whole instead).
     if (tail_split) {
-      const TailSplit ts =
-          tile_edges_tail_split(e.tile, M, N, K, static_cast<long long>(sms < 1 ? 1 : sms) * detail::resident_blocks(e));
+      const TailSplit ts = detail::model_tail_split(e, M, N, K, sms);
       if (ts.parts > 1 && ts.grid_x != 0) consider(i, true, kEdgeTailSplit);
     }
   }

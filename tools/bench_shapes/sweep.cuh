@@ -113,6 +113,9 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
               "chosen_splits,entry,kernel,splits,predicted_ms,ms,error\n");
   double *sums = nullptr;
   CHECK(cudaMalloc(&sums, 3 * sizeof(double)));
+  // Every split the selection weighs, and the edge kernel's tail split (splits 0).
+  std::vector<int> split_list(std::begin(k::detail::kSplitChoices), std::end(k::detail::kSplitChoices));
+  split_list.insert(split_list.begin(), k::kEdgeTailSplit);
   const auto start = std::chrono::steady_clock::now();
   int failures = 0, timed = 0;
   for (size_t pi = 0; pi < problems.size(); ++pi) {
@@ -153,9 +156,6 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
       if (rt::route_choice(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, g, e, false, 1, rt::Packing::never,
                            &r) == cudaSuccess)
         routes.push_back(r);
-      // Every split the selection weighs, and the edge kernel's tail split (splits 0).
-      std::vector<int> split_list(std::begin(k::detail::kSplitChoices), std::end(k::detail::kSplitChoices));
-      split_list.insert(split_list.begin(), k::kEdgeTailSplit);
       for (int splits : split_list) {
         if (cublas_ms > kLongMs && splits > kLongSplits) continue;
         if (rt::route_choice(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, g, e, true, splits,
