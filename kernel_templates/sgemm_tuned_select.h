@@ -46,6 +46,10 @@ struct TunedShape {
   // (the entry's own measurement is used).
   long long rate_M, rate_N, rate_K;
   double rate_tflops;
+  // Timed as a BLAS product (a shape written with ops, "1000x1000x1000:NT"), on whichever of
+  // the tile's kernels sgemm_tuned runs it with: never an exact match for a product of its
+  // sizes, only a tile to predict with. Left out (headers emitted before it): false.
+  bool blas_product = false;
 };
 
 // What serves a product: entry `entry` (-1 for none), on its fast kernel or its edge
@@ -275,7 +279,9 @@ inline int select_kernels(const TunedShape *entries, int count, long long M, lon
   if (fast.layout)
     for (int i = 0; i < count; ++i) {
       const TunedShape &e = entries[i];
-      if (e.M != M || e.N != N || e.K != K || !shape_fits_tile(e.tile, M, N, K) || !fast.fit(e.tile)) continue;
+      if (e.blas_product || e.M != M || e.N != N || e.K != K || !shape_fits_tile(e.tile, M, N, K) ||
+          !fast.fit(e.tile))
+        continue;
       if (exact < 0 || e.percent_of_cublas > entries[exact].percent_of_cublas) exact = i;
     }
   if (exact >= 0) {

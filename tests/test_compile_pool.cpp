@@ -9,6 +9,7 @@
 #include "test_paths.h"
 
 #include "tuner/pipeline/compile_pool.h"
+#include "tuner/pipeline/judge.h"
 #include "tuner/pipeline/wakeup.h"
 #include "tuner/space/enumerate.h"
 
@@ -54,6 +55,36 @@ TEST(CompilePool, ReturnsEveryTileExactlyOnce) {
   }
   EXPECT_EQ(seen, (std::multiset<std::size_t>{0, 1, 2, 3}));
   EXPECT_FALSE(pool.next()) << "nothing more once every tile has come back";
+}
+
+// A run with BLAS shapes compiles each tile's edge kernels that run them beside its fast
+// kernel, each in a program of its own, and nothing more.
+TEST(CompilePool, BlasShapesBringTheEdgeKernelsThatRunThem) {
+  const auto tiles = small_space_tiles(1);
+  ASSERT_EQ(tiles.size(), 1u);
+  const SgemmTile tile = tiles[0];
+  // 1024^3 NN: the fast kernel; TN: the edge kernel; NT: the kernel of any operands.
+  EXPECT_TRUE(companions_for(tile, {parse_shape("1024x1024x1024"), parse_shape("1024x1024x1024:NN")}).empty());
+  EXPECT_EQ(companions_for(tile, {parse_shape("1024x1024x1024:TN")}), std::vector<KernelVariant>{KernelVariant::edges});
+  const std::vector<Shape> shapes = {parse_shape("1024x1024x1024:NT"), parse_shape("1000x1000x1000:NN")};
+  EXPECT_EQ(companions_for(tile, shapes), (std::vector<KernelVariant>{KernelVariant::edges, KernelVariant::any}));
+
+  CompilePool pool(KernelSource::embedded(), sm90(), tiles, 1, KernelVariant::exact, {},
+                   [&](const SgemmTile &t) { return companions_for(t, shapes); });
+  const auto outcome = pool.next();
+  ASSERT_TRUE(outcome && outcome->kernel) << (outcome ? outcome->error : "no outcome");
+  const CompiledKernel &k = *outcome->kernel;
+  EXPECT_NE(k.lowered_name.find("sgemm_double_buffered"), std::string::npos);
+  ASSERT_EQ(k.companions.size(), 2u);
+  EXPECT_EQ(k.companions[0].variant, KernelVariant::edges);
+  EXPECT_NE(k.companions[0].lowered_name.find("sgemm_double_buffered_edges"), std::string::npos);
+  EXPECT_EQ(k.companions[1].variant, KernelVariant::any);
+  EXPECT_NE(k.companions[1].lowered_name.find("sgemm_double_buffered_any"), std::string::npos);
+  for (const CompanionKernel &c : k.companions) {
+    EXPECT_EQ(c.cubin.substr(0, 4), std::string("\x7f" "ELF"));
+    EXPECT_GT(c.usage.registers, 0);
+    EXPECT_NE(c.cubin, k.cubin);
+  }
 }
 
 TEST(CompilePool, NothingToCompileEndsAtOnce) {

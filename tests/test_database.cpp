@@ -185,6 +185,45 @@ TEST_F(DatabaseTest, FingerprintChangesWithEachPart) {
   for (const auto &f : changed) EXPECT_NE(f.hash(), base.hash());
 }
 
+TEST_F(DatabaseTest, ABlasShapeIsRecordedAndReadBackWithItsOps) {
+  ResultStore store(path());
+  const std::int64_t run = store.begin_run(provenance());
+  ResultRow row;
+  row.tile = SgemmTile{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
+  row.status = CandidateStatus::ok;
+  row.time_ms = 1.0;
+  for (const char *shape : {"1024x1024x1024", "1024x1024x1024:NT", "1024x1024x1024:NT:col"}) {
+    row.shape = parse_shape(shape);
+    store.record(run, row);
+  }
+  // A pruned outcome is stored once per shape, ops and layout included.
+  row.status = CandidateStatus::pruned;
+  row.reason = "spills";
+  row.shape = parse_shape("1000x1000x1000:TT");
+  store.record_all(run, {row, row});
+  row.shape = parse_shape("1000x1000x1000");
+  store.record(run, row);
+  store.finish_run(run, true);
+
+  std::vector<std::string> shapes;
+  for (const PriorResult &p : store.prior_results(provenance().fingerprint.hash())) shapes.push_back(p.shape.to_string());
+  std::sort(shapes.begin(), shapes.end());
+  EXPECT_EQ(shapes, (std::vector<std::string>{"1024x1024x1024", "1024x1024x1024:NT", "1024x1024x1024:NT:col"}));
+  Statement st = store.database().prepare("SELECT operands FROM results WHERE status = 'pruned' ORDER BY id");
+  std::vector<std::string> pruned;
+  while (st.step()) pruned.push_back(st.column_text(0));
+  EXPECT_EQ(pruned, (std::vector<std::string>{"TT", ""}));
+
+  // A database whose operands are not a shape's is refused, naming what it holds.
+  store.database().exec("UPDATE results SET operands = 'XY' WHERE operands = 'NT'");
+  try {
+    store.prior_results(provenance().fingerprint.hash());
+    FAIL() << "operands 'XY' were read as a shape";
+  } catch (const UserError &e) {
+    EXPECT_NE(std::string(e.what()).find("'XY'"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(DatabaseTest, SchemaVersionIsRecorded) {
   ResultStore store(path());
   Statement st = store.database().prepare("PRAGMA user_version");
@@ -283,6 +322,11 @@ TEST_F(DatabaseTest, VersionThreeDatabaseGainsTheMeasuringGpuColumnsEmpty) {
   EXPECT_TRUE(row.is_null(1));
   EXPECT_TRUE(row.is_null(2));
   ASSERT_EQ(store.prior_results("fp").size(), 1u);  // still reused by a resumed run
+  // And its shapes are plain ones (schema 5).
+  Statement operands = store.database().prepare("SELECT operands FROM results");
+  ASSERT_TRUE(operands.step());
+  EXPECT_EQ(operands.column_text(0), "");
+  EXPECT_EQ(store.prior_results("fp").front().shape, parse_shape("4096x4096x4096"));
 }
 
 // A provenance whose every field passes an import's checks.
@@ -348,12 +392,13 @@ TEST_F(DatabaseTest, ExportAndImportCarryTheGpuThatMeasured) {
 }
 
 TEST_F(DatabaseTest, AnExportFromBeforeTheGpuWasRecordedStillImports) {
-  // An export of schema 3 has neither column: its rows import with neither.
+  // An export of schema 3 has neither column, nor the operands of schema 5: its rows import
+  // with neither, as plain shapes.
   ResultStore store(path());
   record_rows_of_two_gpus(store, exportable_provenance());
   nlohmann::json older = export_database(store.database());
   nlohmann::json &table = older["runs"][0]["results"];
-  for (const char *gone : {"device", "pci_bus_id"}) {
+  for (const char *gone : {"device", "pci_bus_id", "operands"}) {
     const auto at = std::find(table["columns"].begin(), table["columns"].end(), gone) - table["columns"].begin();
     table["columns"].erase(static_cast<std::size_t>(at));
     for (nlohmann::json &values : table["rows"]) values.erase(static_cast<std::size_t>(at));

@@ -112,6 +112,38 @@ TEST_F(GpuPipeline, TunesVerifiesAndRecordsEveryCandidate) {
   EXPECT_EQ(run.column_text(1), r.gpu->name);
 }
 
+// BLAS shapes, each timed as sgemm_tuned runs it with the candidate's tile: the fast
+// kernel where it can (an untransposed product the tile divides), else the edge kernel or the
+// kernel of any operands; every one verified against cuBLAS on the same layout and ops.
+TEST_F(GpuPipeline, BlasShapesAreVerifiedAndRecordedWithTheirOps) {
+  TuneOptions o = options();
+  o.shapes = {parse_shape("256x256x256:NN"), parse_shape("200x300x100:NT"), parse_shape("200x300x100:TN:col"),
+              parse_shape("129x257x65:TT"),  parse_shape("256x128x64:NT:col"), parse_shape("97x33x1001:NN")};
+  const TuneReport r = run_tuning(o);
+  EXPECT_GT(r.counts.survivors, 0u);
+  EXPECT_EQ(r.counts.wrong_result, 0u);
+  EXPECT_EQ(r.counts.launch_failed, 0u);
+  // Every tile serves every BLAS shape (its edge kernel takes any size).
+  EXPECT_EQ(r.counts.ok, r.counts.survivors * o.shapes.size());
+  ASSERT_EQ(r.shapes.size(), o.shapes.size());
+  for (const ShapeReport &s : r.shapes) {
+    EXPECT_TRUE(s.shape.blas);
+    ASSERT_FALSE(s.ranked.empty()) << s.shape.to_string();
+    for (const RankedResult &x : s.ranked) EXPECT_LT(x.error, 1e-4) << s.shape.to_string();
+  }
+  ResultStore store(r.db_path);
+  Statement st = store.database().prepare(
+      "SELECT operands, COUNT(*) FROM results WHERE run_id = ?1 AND status = 'ok' AND error_beta0 < 1e-4 AND "
+      "error_beta < 1e-4 GROUP BY operands ORDER BY operands");
+  st.bind(1, r.run_id);
+  std::vector<std::string> operands;
+  while (st.step()) {
+    operands.push_back(st.column_text(0));
+    EXPECT_EQ(st.column_int(1), static_cast<std::int64_t>(r.counts.survivors * (operands.back() == "NN" ? 2 : 1)));
+  }
+  EXPECT_EQ(operands, (std::vector<std::string>{"NN", "NT", "NT:col", "TN:col", "TT"}));
+}
+
 TEST_F(GpuPipeline, OccupancyModelMatchesTheRuntimeForEverySurvivor) {
   TuneOptions o = options();
   o.space.prune.min_warps_per_sm = 1;  // keep as many as possible to compare

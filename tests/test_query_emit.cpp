@@ -122,6 +122,44 @@ TEST_F(QueryTest, SelectionRuleExactThenPredicted) {
   }
   EXPECT_EQ(select(0, 4096, 4096, true).kind, SelectKind::none);
   EXPECT_EQ(select(4096, 4096, 0, true).kind, SelectKind::none);
+  // An entry timed as a BLAS product ("4096x4096x4096:NT", on whichever kernel ran it) is
+  // never an exact match for the plain product of its sizes, only a tile to predict with.
+  for (auto &shape : shapes) shape.blas_product = true;
+  const auto blas = select(4096, 4096, 4096, true);
+  EXPECT_EQ(blas.kind, SelectKind::predicted);
+  EXPECT_GE(blas.entry, 0);
+}
+
+TEST_F(QueryTest, ABlasShapeIsItsOwnBestEntryAndNeverTheRateReference) {
+  // The same tile at 4096^3 as a plain shape and as an NT product, and another tile at the
+  // NT product alone, faster there.
+  const std::int64_t run = store_->begin_run(testing::h200_provenance(
+      testing::h200_environment().fingerprint_for("NVIDIA H200", "9.0")));
+  ResultRow row;
+  row.status = CandidateStatus::ok;
+  row.cublas_ms = 3.0;
+  row.tile = SgemmTile{128, 128, 16, 64, 64, 2, 8, 8, 2, 0, 0};
+  row.shape = parse_shape("4096x4096x4096:NT");
+  row.time_ms = 2.0;
+  row.tflops = 70.0;
+  store_->record(run, row);
+  store_->finish_run(run, true);
+  const auto entries = best_entries(store_->database(), testing::h200_environment());
+  const BestEntry *nt = nullptr;
+  for (const BestEntry &e : entries)
+    if (e.shape.blas) nt = &e;
+  ASSERT_NE(nt, nullptr);
+  EXPECT_EQ(nt->shape.to_string(), "4096x4096x4096:NT");
+  EXPECT_EQ(nt->tile, row.tile);
+  EXPECT_TRUE(tuned_shape(*nt).blas_product);
+  // The plain 4096^3 entry keeps its own best, and no rate comes from the NT result.
+  for (const BestEntry &e : entries) {
+    if (e.shape.blas) continue;
+    EXPECT_FALSE(tuned_shape(e).blas_product);
+    EXPECT_NE(e.tile, row.tile);
+    EXPECT_LT(e.rate_tflops, 70.0);
+  }
+  EXPECT_EQ(nt->rate_tflops, 0.0);
 }
 
 // select_kernels, which a header measuring its choice times the candidates of: the kernels

@@ -95,6 +95,36 @@ TEST(WorkerMessages, MeasureAndCublasRequestsRoundTrip) {
   // The tile travels by parameter name.
   EXPECT_EQ(json::parse(wire_line(sent)).at("tile").at("STREAMK"), 1);
 
+  EXPECT_TRUE(m->companions.empty());
+
+  // A BLAS shape's edge kernels travel as companions, their cubins after the kernel's.
+  CompiledKernel kernel;
+  kernel.tile = tile;
+  kernel.lowered_name = "_Z4fast";
+  kernel.cubin = std::string(10, 'x');
+  kernel.companions = {{KernelVariant::edges, "_Z5edges", std::string(20, 'y'), {}},
+                       {KernelVariant::any, "_Z3any", std::string(30, 'z'), {}}};
+  const WorkerRequest with = read_request(wire_line(measure_request(kernel, {2}, {0.0})));
+  const auto *w = std::get_if<MeasureRequest>(&with);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->symbol, "_Z4fast");
+  EXPECT_EQ(w->cubin_size, 10u);
+  ASSERT_EQ(w->companions.size(), 2u);
+  EXPECT_EQ(w->companions[0].variant, KernelVariant::edges);
+  EXPECT_EQ(w->companions[0].symbol, "_Z5edges");
+  EXPECT_EQ(w->companions[0].cubin_size, 20u);
+  EXPECT_EQ(w->companions[1].variant, KernelVariant::any);
+  EXPECT_EQ(w->companions[1].cubin_size, 30u);
+  json bad = json::parse(wire_line(measure_request(kernel, {2}, {0.0})));
+  bad["companions"][0]["variant"] = "exact";
+  EXPECT_THROW(read_request(bad.dump()), WireError);
+
+  // BLAS shapes travel as they are written.
+  InitRequest init;
+  init.config.shapes = {parse_shape("1000x999x998:NT"), parse_shape("64x64x64:TN:col")};
+  const WorkerRequest init_got = read_request(wire_line(init));
+  EXPECT_EQ(std::get<InitRequest>(init_got).config.shapes, init.config.shapes);
+
   const WorkerRequest cublas = read_request(wire_line(CublasRequest{3}));
   ASSERT_TRUE(std::holds_alternative<CublasRequest>(cublas));
   EXPECT_EQ(std::get<CublasRequest>(cublas).shape, 3u);

@@ -10,6 +10,7 @@
 #include "sgemm_tuned_select.h"
 #include "tuner/cli/commands.h"
 #include "tuner/cli/common_options.h"
+#include "tuner/time/shape_route.h"
 #include "tuner/common/errors.h"
 #include "tuner/common/text.h"
 #include "tuner/pipeline/report.h"
@@ -112,17 +113,18 @@ int run(const BestArgs &a) {
   std::vector<sgemm_tune_kernels::TunedShape> shapes;
   for (const auto &e : entries)
     shapes.push_back(tuned_shape(e));
-  // As the generated header selects for the dense row-major product of this shape, its
-  // operands at aligned addresses (parse_shape keeps every dimension within an int): whether
-  // the fast kernel can read them, and how a split adds its parts, by the header's own rules.
+  // As the generated header selects for this shape's product on dense operands (row-major
+  // for a plain shape, as its layout and ops say for a BLAS one) at aligned addresses
+  // (parse_shape keeps every dimension within an int): the product the edge kernel would
+  // run, whether the fast kernel can read the operands, and how a split adds its parts, by
+  // the header's own rules.
   const int sms = entries.empty() ? 0 : recorded_sm_count(db, entries.front().run_id);
-  const sgemm_tune_kernels::RowMajorGemm dense = sgemm_tune_kernels::dense_row_major(
-      static_cast<int>(shape.M), static_cast<int>(shape.N), static_cast<int>(shape.K), 1.0f, nullptr, nullptr, 0.0f,
-      nullptr);
-  const auto adds = sgemm_tune_kernels::split_adds(sgemm_tune_kernels::edge_operands(dense));
+  const sgemm_tune_kernels::RowMajorGemm product = shape_product(shape, 1.0f, nullptr, nullptr, 0.0f, nullptr);
+  const sgemm_tune_kernels::EdgeProduct edge = sgemm_tune_kernels::edge_product(product);
+  const auto adds = sgemm_tune_kernels::split_adds(edge.operands);
   const sgemm_tune_kernels::Selection s =
-      sgemm_tune_kernels::select_kernel(shapes.data(), static_cast<int>(shapes.size()), shape.M, shape.N, shape.K,
-                                        sgemm_tune_kernels::fast_operands(dense), sms, adds);
+      sgemm_tune_kernels::select_kernel(shapes.data(), static_cast<int>(shapes.size()), edge.g.M, edge.g.N, edge.g.K,
+                                        sgemm_tune_kernels::fast_operands(product), sms, adds);
   const char *selection = s.kind == sgemm_tune_kernels::SelectKind::exact       ? "exact"
                           : s.kind == sgemm_tune_kernels::SelectKind::predicted ? "predicted"
                                                                                 : "default";
@@ -179,7 +181,11 @@ int run(const BestArgs &a) {
 Command add_best_command(CLI::App &root) {
   auto args = std::make_shared<BestArgs>();
   CLI::App *sub = root.add_subcommand("best", "The best verified configuration for a problem shape");
-  sub->add_option("--shape", args->shape, "Problem shape MxNxK")->required()->type_name("MxNxK");
+  sub->add_option("--shape", args->shape,
+                  "Problem shape MxNxK (dense row-major), or a BLAS product MxNxK:OPS or MxNxK:OPS:col (OPS: NN, "
+                  "NT, TN or TT, op(A) then op(B))")
+      ->required()
+      ->type_name("SHAPE");
   sub->add_option("--gpu", args->gpu, "Ask about this GPU (its name as the database records it) instead of this one");
   sub->add_flag("--json", args->json, "Print one JSON object");
   args->db.add(*sub);

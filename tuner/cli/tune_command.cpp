@@ -48,8 +48,10 @@ std::string own_executable() {
 
 void add_options(CLI::App &app, TuneArgs &a) {
   app.add_option("--space", a.space, "Search space file (JSON), e.g. search_spaces/4096.json");
-  app.add_option("--shape", a.shapes, "Problem shape MxNxK to tune instead of the space's; repeatable")
-      ->type_name("MxNxK");
+  app.add_option("--shape", a.shapes,
+                 "Problem shape to tune instead of the space's: MxNxK, or a BLAS product MxNxK:OPS or MxNxK:OPS:col; "
+                 "repeatable")
+      ->type_name("SHAPE");
   a.db.add(app);
   a.env.add(app);
   app.add_option("--devices", a.devices,

@@ -114,6 +114,16 @@ CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &
   return out;
 }
 
+std::vector<CompanionKernel> compile_companions(const KernelSource &source, const CompileOptions &options,
+                                                const SgemmTile &tile, const std::vector<KernelVariant> &variants) {
+  std::vector<CompanionKernel> out;
+  for (KernelVariant variant : variants) {
+    CompiledKernel k = compile_kernel(source, options, tile, variant);
+    out.push_back(CompanionKernel{variant, std::move(k.lowered_name), std::move(k.cubin), k.usage});
+  }
+  return out;
+}
+
 void compile_every_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile) {
   NvrtcProgram prog(source);
   prog.compile(options, {kernel_name_expression(tile), edges_name_expression(tile), any_name_expression(tile)});

@@ -22,6 +22,15 @@ struct CompileOptions {
   std::string to_string() const;
 };
 
+// A tile's edge kernel or kernel of any operands, compiled beside its fast kernel (each in a
+// program of its own) for the BLAS shapes of a run that the fast kernel cannot run.
+struct CompanionKernel {
+  KernelVariant variant = KernelVariant::edges;
+  std::string lowered_name;
+  std::string cubin;
+  ResourceUsage usage;
+};
+
 struct CompiledKernel {
   SgemmTile tile{};
   std::string name_expression;
@@ -30,6 +39,7 @@ struct CompiledKernel {
   ResourceUsage usage;
   std::string log;
   double seconds = 0;
+  std::vector<CompanionKernel> companions;  // compile_companions; empty when not asked for
 };
 
 // A failed compilation. what() is one line; log() holds everything NVRTC said.
@@ -46,6 +56,11 @@ class CompileError : public std::runtime_error {
 // Throws CompileError.
 CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile,
                               KernelVariant variant = KernelVariant::exact);
+
+// The tile's kernels `variants` (edges, any), for timing BLAS shapes (shape.h) as
+// sgemm_tuned runs them. Thread-safe; throws CompileError.
+std::vector<CompanionKernel> compile_companions(const KernelSource &source, const CompileOptions &options,
+                                                const SgemmTile &tile, const std::vector<KernelVariant> &variants);
 
 // Compiles every kernel the template instantiates for a tile, the fast one, its edge
 // kernel and its kernel of any operands, in one program, and keeps no machine code: the check that the tile

@@ -155,7 +155,8 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
                                 ", {" + tile_arguments(t.tile) + "}, " + number("%.4f", t.percent_of_cublas) + ", " +
                                 number("%.4f", t.tflops) + ", " + std::to_string(t.blocks_per_sm) + ", " +
                                 std::to_string(t.rate_M) + ", " + std::to_string(t.rate_N) + ", " +
-                                std::to_string(t.rate_K) + ", " + number("%.4f", t.rate_tflops) + "}";
+                                std::to_string(t.rate_K) + ", " + number("%.4f", t.rate_tflops) + ", " +
+                                (t.blas_product ? "true" : "false") + "}";
       const std::string what = cpp_comment_text(gpu) + ", " + e->shape.to_string() + ", " + describe_tile(e->tile);
       if (c.kernel) ++out.with_code;
       if (edges.kernel && any.kernel) ++out.with_edges_code;

@@ -5,9 +5,10 @@
 namespace sgemm_tune {
 
 CompilePool::CompilePool(KernelSource source, CompileOptions options, std::vector<SgemmTile> tiles, int jobs,
-                         KernelVariant variant, std::function<void()> on_ready)
+                         KernelVariant variant, std::function<void()> on_ready,
+                         Companions companions)
     : source_(std::move(source)), options_(std::move(options)), tiles_(std::move(tiles)), variant_(variant),
-      on_ready_(std::move(on_ready)) {
+      companions_(std::move(companions)), on_ready_(std::move(on_ready)) {
   const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(std::max(jobs, 1)), tiles_.size());
   for (std::size_t i = 0; i < n; ++i) workers_.emplace_back([this] { work(); });
 }
@@ -25,7 +26,12 @@ void CompilePool::work() {
     out.tile = tiles_[i];
     const auto start = std::chrono::steady_clock::now();
     try {
-      out.kernel = compile_kernel(source_, options_, tiles_[i], variant_);
+      CompiledKernel kernel = compile_kernel(source_, options_, tiles_[i], variant_);
+      if (companions_) {
+        const std::vector<KernelVariant> variants = companions_(tiles_[i]);
+        if (!variants.empty()) kernel.companions = compile_companions(source_, options_, tiles_[i], variants);
+      }
+      out.kernel = std::move(kernel);
     } catch (const CompileError &e) {
       out.error = e.what();
       out.log = e.log();

@@ -27,9 +27,13 @@ struct CompileOutcome {
 class CompilePool {
  public:
   // `on_ready` is called on a compiling thread after each outcome is ready to take, e.g.
-  // to wake a caller that waits for other things too (try_next).
+  // to wake a caller that waits for other things too (try_next). Each kernel comes with
+  // the tile's edge kernels that `companions` names for it (compile_companions; none when
+  // it is empty), which a failure of theirs fails too.
+  using Companions = std::function<std::vector<KernelVariant>(const SgemmTile &)>;
   CompilePool(KernelSource source, CompileOptions options, std::vector<SgemmTile> tiles, int jobs,
-              KernelVariant variant = KernelVariant::exact, std::function<void()> on_ready = {});
+              KernelVariant variant = KernelVariant::exact, std::function<void()> on_ready = {},
+              Companions companions = {});
   ~CompilePool();  // stops taking new work and joins the workers
   CompilePool(const CompilePool &) = delete;
   CompilePool &operator=(const CompilePool &) = delete;
@@ -48,6 +52,7 @@ class CompilePool {
   const CompileOptions options_;
   const std::vector<SgemmTile> tiles_;
   const KernelVariant variant_;
+  const Companions companions_;
   const std::function<void()> on_ready_;
   std::atomic<std::size_t> next_job_{0};
   std::atomic<bool> stop_{false};

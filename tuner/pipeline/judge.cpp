@@ -1,9 +1,19 @@
 #include "tuner/pipeline/judge.h"
 
+#include "tuner/time/shape_route.h"
+
 namespace sgemm_tune {
 namespace {
 
 std::string first_line(const std::string &text) { return text.substr(0, text.find('\n')); }
+
+// The resources of the kernel that runs `shape` (a BLAS shape's may be an edge kernel).
+const ResourceUsage &serving_usage(const CompiledKernel &kernel, const Shape &shape) {
+  const KernelVariant variant = serving_kernel(kernel.tile, shape);
+  for (const CompanionKernel &c : kernel.companions)
+    if (c.variant == variant) return c.usage;
+  return kernel.usage;
+}
 
 }  // namespace
 
@@ -29,8 +39,20 @@ void take_outcome(ResultRow &row, const Measurement &m) {
   }
 }
 
-bool tiles_shape(const SgemmTile &tile, const Shape &shape) {
-  return sgemm_tune_kernels::shape_fits_tile(tile, shape.M, shape.N, shape.K);
+bool tiles_shape(const SgemmTile &tile, const Shape &shape) { return tile_serves_shape(tile, shape); }
+
+std::vector<KernelVariant> companions_for(const SgemmTile &tile, const std::vector<Shape> &shapes) {
+  bool edges = false, any = false;
+  for (const Shape &s : shapes) {
+    if (!tile_serves_shape(tile, s)) continue;
+    const KernelVariant v = serving_kernel(tile, s);
+    edges = edges || v == KernelVariant::edges;
+    any = any || v == KernelVariant::any;
+  }
+  std::vector<KernelVariant> out;
+  if (edges) out.push_back(KernelVariant::edges);
+  if (any) out.push_back(KernelVariant::any);
+  return out;
 }
 
 Judgement judge_before_compile(const SgemmTile &tile, const std::vector<Shape> &shapes, const PruneSettings &prune,
@@ -51,8 +73,9 @@ Judgement judge_before_compile(const SgemmTile &tile, const std::vector<Shape> &
       continue;
     }
     j.rows.push_back(result_row(s, tile, CandidateStatus::invalid, kShapeNotTiled,
-                                "the shape is not a whole number of " + std::to_string(tile.BM) + "x" +
-                                    std::to_string(tile.BN) + "x" + std::to_string(tile.BK) + " tiles"));
+                                s.blas ? "the tile's edge kernel cannot reach every element of the shape"
+                                       : "the shape is not a whole number of " + std::to_string(tile.BM) + "x" +
+                                             std::to_string(tile.BN) + "x" + std::to_string(tile.BK) + " tiles"));
   }
   if (!tiles_any) {
     j.verdict = Judgement::Verdict::invalid;
@@ -85,8 +108,9 @@ CompiledJudgement judge_compiled(const CompiledKernel &kernel, double compile_se
     j.rows.push_back(result_row(s, tile, j.verdict.pruned ? CandidateStatus::pruned : CandidateStatus::ok,
                                 j.verdict.reason, j.verdict.detail));
     ResultRow &r = j.rows.back();
-    r.registers = usage.registers;
-    r.spill_bytes = usage.spill_store_bytes + usage.spill_load_bytes;
+    const ResourceUsage &used = serving_usage(kernel, s);
+    r.registers = used.registers;
+    r.spill_bytes = used.spill_store_bytes + used.spill_load_bytes;
     r.smem_bytes = smem_bytes;
     r.blocks_per_sm = j.occupancy.blocks_per_sm;
     r.occupancy = j.occupancy.fraction;

@@ -22,7 +22,13 @@ ResultRow result_row(const Shape &shape, const SgemmTile &tile, CandidateStatus 
 // A measurement's disposition and verification errors, into the row that records it.
 void take_outcome(ResultRow &row, const Measurement &m);
 
+// Whether the tile's kernels can run the shape (tile_serves_shape: a plain shape only where
+// the tile divides it).
 bool tiles_shape(const SgemmTile &tile, const Shape &shape);
+
+// The edge kernels of `tile` that run some of `shapes` (serving_kernel: only a BLAS shape's
+// may), to compile beside its fast kernel (compile_companions).
+std::vector<KernelVariant> companions_for(const SgemmTile &tile, const std::vector<Shape> &shapes);
 
 struct Judgement {
   enum class Verdict { survives, invalid, pruned } verdict = Verdict::survives;

@@ -3,19 +3,20 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tuner/record/shape_columns.h"
 #include "tuner/record/tile_columns.h"
 
 namespace sgemm_tune {
 
 std::vector<PriorTiming> load_prior_timings(Database &db, const std::string &gpu_name, const std::vector<Shape> &shapes) {
-  Statement st = db.prepare("SELECT r.m, r.n, r.k, r.time_ms, r.cublas_ms, runs.gpu_name, " + tile_column_list("r.") +
+  Statement st = db.prepare("SELECT r.m, r.n, r.k, r.operands, r.time_ms, r.cublas_ms, runs.gpu_name, " + tile_column_list("r.") +
                             " FROM results r JOIN runs ON runs.id = r.run_id WHERE r.status = 'ok'"
                             " AND r.time_ms > 0 AND r.cublas_ms > 0 ORDER BY r.id");
   std::vector<PriorTiming> out;
   while (st.step()) {
     const double time = st.column_double("time_ms"), cublas = st.column_double("cublas_ms");
     if (!std::isfinite(time) || !std::isfinite(cublas)) continue;
-    const Shape shape{st.column_int("m"), st.column_int("n"), st.column_int("k")};
+    const Shape shape = read_shape(st);
     const bool same_gpu = st.column_text("gpu_name") == gpu_name;
     const bool same_shape = std::find(shapes.begin(), shapes.end(), shape) != shapes.end();
     const double weight = same_gpu && same_shape ? 1.0 : same_gpu || same_shape ? 0.5 : 0.25;

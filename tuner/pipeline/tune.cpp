@@ -217,7 +217,8 @@ class TuningRun {
     if (tiles.empty()) return;
     const auto compile_start = Clock::now();
     double last_compiled_at = 0;
-    CompilePool pool(o_.kernel, compile_options_, tiles, o_.jobs, KernelVariant::exact, [this] { wakeup_.notify(); });
+    CompilePool pool(o_.kernel, compile_options_, tiles, o_.jobs, KernelVariant::exact, [this] { wakeup_.notify(); },
+                     [this](const SgemmTile &tile) { return companions_for(tile, o_.shapes); });
     while (true) {
       const std::uint64_t seen = wakeup_.count();
       bool moved = record_measured();

@@ -10,6 +10,7 @@
 #include "tuner/common/errors.h"
 #include "tuner/common/text.h"
 #include "tuner/record/row_checks.h"
+#include "tuner/record/shape_columns.h"
 #include "tuner/record/tile_columns.h"
 
 namespace sgemm_tune {
@@ -43,8 +44,10 @@ void check_entry(const BestEntry &e, const std::string &database) {
 // on the entry's GPU (the fastest result there): where its blocks ran full waves, the rate
 // the selection scales from (sgemm_tuned_select.h). Left empty when none passes the checks.
 void find_rate_reference(Database &db, BestEntry &e) {
+  // Plain shapes only: a BLAS shape may have run on an edge kernel.
   Statement st = db.prepare("SELECT x.m, x.n, x.k, x.tflops FROM results x JOIN runs r ON r.id = x.run_id "
                             "WHERE x.status = 'ok' AND x.time_ms > 0 AND x.tflops > 0 AND r.gpu_name = :gpu "
+                            "AND x.operands = '' "
                             "AND r.fingerprint = :fingerprint AND " +
                             tile_column_match("x.") +
                             " ORDER BY 1.0 * x.m * x.n * x.k DESC, x.tflops DESC LIMIT 1");
@@ -84,7 +87,7 @@ Fingerprint CurrentEnvironment::fingerprint_for(const std::string &gpu, const st
 sgemm_tune_kernels::TunedShape tuned_shape(const BestEntry &e) {
   return sgemm_tune_kernels::TunedShape{e.shape.M,         e.shape.N,         e.shape.K,         e.tile,
                                         e.percent_of_cublas, e.tflops,        e.blocks_per_sm,   e.rate_shape.M,
-                                        e.rate_shape.N,      e.rate_shape.K,  e.rate_tflops};
+                                        e.rate_shape.N,      e.rate_shape.K,  e.rate_tflops,     e.shape.blas};
 }
 
 std::vector<std::string> tuned_gpus(Database &db) {
@@ -96,24 +99,29 @@ std::vector<std::string> tuned_gpus(Database &db) {
 }
 
 std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env) {
-  Statement st = db.prepare("SELECT r.gpu_name, r.compute_capability, x.m, x.n, x.k, " + tile_column_list("x.") + R"(,
+  Statement st = db.prepare("SELECT r.gpu_name, r.compute_capability, " + shape_column_list("x.") + ", " +
+                            tile_column_list("x.") + R"(,
            x.time_ms, x.tflops, x.cublas_ms, x.measured_at, r.id AS run_id,
            COALESCE(NULLIF(x.runtime_blocks_per_sm, 0), x.blocks_per_sm, 0) AS resident_blocks,
            r.template_hash, r.compile_options,
            r.nvrtc_version, r.driver_version, r.tuner_version, r.fingerprint, r.started_at
     FROM results x JOIN runs r ON r.id = x.run_id
     WHERE x.status = 'ok' AND x.time_ms > 0
-    ORDER BY r.gpu_name, x.m, x.n, x.k, x.time_ms, r.id)");
+    ORDER BY r.gpu_name, x.m, x.n, x.k, x.operands, x.time_ms, r.id)");
 
-  using Key = std::tuple<std::string, std::string, long long, long long, long long>;
+  using Key = std::tuple<std::string, std::string, Shape>;
   std::map<Key, std::vector<Row>> groups;
   while (st.step()) {
     Row row;
     BestEntry &e = row.entry;
     e.gpu_name = st.column_text("gpu_name");
     e.compute_capability = st.column_text("compute_capability");
-    e.shape = Shape{st.column_int("m"), st.column_int("n"), st.column_int("k")};
     e.tile = read_tile(st);
+    try {
+      e.shape = read_shape(st);
+    } catch (const UserError &error) {
+      throw UserError(db.path() + ": run " + std::to_string(st.column_int("run_id")) + ": " + error.what());
+    }
     e.time_ms = st.column_double("time_ms");
     e.tflops = st.column_double("tflops");
     e.cublas_ms = st.column_double("cublas_ms");
@@ -132,7 +140,7 @@ std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env)
     e.fingerprint_hash = st.column_text("fingerprint");
     row.started_at = st.column_text("started_at");
     check_entry(e, db.path());
-    groups[Key{e.gpu_name, e.compute_capability, e.shape.M, e.shape.N, e.shape.K}].push_back(std::move(row));
+    groups[Key{e.gpu_name, e.compute_capability, e.shape}].push_back(std::move(row));
   }
 
   std::vector<BestEntry> out;

@@ -8,6 +8,7 @@
 #include "tuner/common/text.h"
 #include "tuner/prune/prune.h"
 #include "tuner/record/row_checks.h"
+#include "tuner/record/shape_columns.h"
 #include "tuner/record/tile_columns.h"
 #include "tuner/space/enumerate.h"
 
@@ -43,14 +44,14 @@ ReplayData replay_data_from_database(Database &db, const RecordingSelection &sel
   std::map<SgemmTile, std::size_t> order;  // enumeration index
   for (const SgemmTile &t : enumerate_candidates(data.space).candidates) order.emplace(t, order.size());
 
-  Statement st = db.prepare("SELECT r.m, r.n, r.k, r.status, r.reason, r.registers, r.time_ms, r.cublas_ms, " +
+  Statement st = db.prepare("SELECT r.m, r.n, r.k, r.operands, r.status, r.reason, r.registers, r.time_ms, r.cublas_ms, " +
                             tile_column_list("r.") +
                             " FROM results r JOIN runs ON runs.id = r.run_id WHERE runs.fingerprint = :fp ORDER BY r.id");
   st.bind(":fp", run.fingerprint);
   std::map<std::pair<std::size_t, std::size_t>, ReplayRow> rows;  // (enumeration index, shape)
   std::vector<std::vector<double>> cublas(data.shapes.size());
   while (st.step()) {
-    const Shape shape{st.column_int("m"), st.column_int("n"), st.column_int("k")};
+    const Shape shape = read_shape(st);
     const auto s = std::find(data.shapes.begin(), data.shapes.end(), shape);
     if (s == data.shapes.end()) continue;
     const std::size_t shape_index = static_cast<std::size_t>(s - data.shapes.begin());

@@ -11,6 +11,7 @@
 #include "tuner/common/errors.h"
 #include "tuner/common/hash.h"
 #include "tuner/record/migrations.h"
+#include "tuner/record/shape_columns.h"
 #include "tuner/record/tile_columns.h"
 
 namespace sgemm_tune {
@@ -42,10 +43,11 @@ std::string insert_result_sql() {
   }
   // A pruned outcome already recorded under the run's fingerprint is not stored again:
   // it follows from the tile, the shape and the same kernel and compiler.
-  return "INSERT INTO results (run_id, m, n, k, " + tile_column_list() + names + ") SELECT :run_id, :m, :n, :k, " +
-         tile_placeholders() + values + " WHERE :status <> 'pruned' OR NOT EXISTS (" +
+  return "INSERT INTO results (run_id, " + shape_column_list() + ", " + tile_column_list() + names +
+         ") SELECT :run_id, :m, :n, :k, :operands, " + tile_placeholders() + values +
+         " WHERE :status <> 'pruned' OR NOT EXISTS (" +
          "SELECT 1 FROM results x JOIN runs r ON r.id = x.run_id WHERE r.fingerprint = "
-         "(SELECT fingerprint FROM runs WHERE id = :run_id) AND x.m = :m AND x.n = :n AND x.k = :k AND " +
+         "(SELECT fingerprint FROM runs WHERE id = :run_id) AND " + shape_column_match("x.") + " AND " +
          tile_column_match("x.") + " AND x.status = 'pruned' AND x.reason IS :reason)";
 }
 
@@ -142,7 +144,8 @@ void ResultStore::insert(std::int64_t run_id, const ResultRow &r) {
   if (r.status == CandidateStatus::invalid) return;
   static const std::string sql = insert_result_sql();
   Statement st = db_.prepare(sql);
-  st.bind(":run_id", run_id).bind(":m", r.shape.M).bind(":n", r.shape.N).bind(":k", r.shape.K);
+  st.bind(":run_id", run_id);
+  bind_shape(st, r.shape);
   bind_tile(st, r.tile);
   st.bind(":status", std::string(to_string(r.status)));
   if (r.reason.empty()) st.bind_null(":reason"); else st.bind(":reason", r.reason);
@@ -165,7 +168,7 @@ void ResultStore::record(std::int64_t run_id, const ResultRow &row) {
 }
 
 std::vector<PriorResult> ResultStore::prior_results(const std::string &fingerprint) {
-  Statement st = db_.prepare("SELECT x.m, x.n, x.k, " + tile_column_list("x.") + R"(, x.status,
+  Statement st = db_.prepare("SELECT " + shape_column_list("x.") + ", " + tile_column_list("x.") + R"(, x.status,
            COALESCE(x.time_ms, 0) AS time_ms, COALESCE(x.registers, 0) AS registers,
            COALESCE(x.blocks_per_sm, 0) AS blocks_per_sm,
            MAX(COALESCE(x.error_beta0, 0), COALESCE(x.error_beta, 0)) AS error
@@ -176,7 +179,7 @@ std::vector<PriorResult> ResultStore::prior_results(const std::string &fingerpri
   std::vector<PriorResult> out;
   while (st.step()) {
     PriorResult p;
-    p.shape = Shape{st.column_int("m"), st.column_int("n"), st.column_int("k")};
+    p.shape = read_shape(st);
     p.tile = read_tile(st);
     p.status = status_from_string(st.column_text("status")).value_or(CandidateStatus::launch_failed);
     p.time_ms = st.column_double("time_ms");

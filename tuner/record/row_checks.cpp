@@ -25,6 +25,7 @@ enum class Kind {
   timestamp,  // 2026-11-30T21:34:44Z, as utc_now() writes
   cc,         // compute capability, "9.0"
   pci,        // PCI bus id, "0000:3b:00.0", as GpuInfo::pci_bus_id writes it
+  operands,   // a shape's ops and layout, as Shape::operands_text writes them ("", "NT", "TN:col")
   integer,
   real,       // finite
   base64,
@@ -77,6 +78,7 @@ const std::vector<Column> kResultColumns = with_tile({
     {"m", Kind::integer, false, 1, kInt32Max},
     {"n", Kind::integer, false, 1, kInt32Max},
     {"k", Kind::integer, false, 1, kInt32Max},
+    {"operands", Kind::operands, false, 0, 0},
     {"status", Kind::token, false, 1, 32},
     {"reason", Kind::token, true, 0, 128},
     {"detail", Kind::lines, true, 0, kMaxDetailBytes},
@@ -188,6 +190,16 @@ void check_text_value(const Column &c, const std::string &s, const std::string &
     case Kind::pci:
       if (!is_pci_bus_id(s)) fail(where, c.name, "a PCI bus id such as \"0000:3b:00.0\"", value);
       return;
+    case Kind::operands: {
+      bool canonical = false;
+      try {
+        canonical = shape_with_operands(1, 1, 1, s).operands_text() == s;
+      } catch (const UserError &) {
+      }
+      if (!canonical)
+        fail(where, c.name, "a shape's operands: \"\", NN, NT, TN or TT, optionally followed by \":col\"", value);
+      return;
+    }
     case Kind::base64:
       if (s.size() % 4 != 0 || s.size() > max || !long_enough || !all_of(s, base64_char))
         fail(where, c.name, "base64 of at most " + std::to_string(kMaxCubinBytes) + " bytes", value);
@@ -239,7 +251,8 @@ void check_columns(const std::vector<Column> &columns, const json &row, const st
     if (it == row.end()) {
       // Columns added by later schema versions may be absent (older exports): switches
       // default to 0 like the database does; everything else nullable may be absent.
-      const bool has_default = c.nullable || std::string(c.name) == "prefetch" || std::string(c.name) == "stream_k";
+      const std::string name = c.name;
+      const bool has_default = c.nullable || name == "prefetch" || name == "stream_k" || name == "operands";
       if (!has_default) throw UserError(where + "." + c.name + ": missing");
       continue;
     }

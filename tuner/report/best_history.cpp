@@ -1,20 +1,22 @@
 #include "tuner/report/report_queries.h"
 
+#include "tuner/record/shape_columns.h"
+
 namespace sgemm_tune {
 
 nlohmann::json best_history(Database &db, const ReportScope &scope) {
   // SQLite takes the bare columns of a MIN() aggregate from the row that holds the minimum.
   Statement st = db.prepare(R"(SELECT r.id AS run_id, r.started_at, r.gpu_name, r.fingerprint, r.template_hash,
-           x.m, x.n, x.k, MIN(x.time_ms) AS time_ms, x.cublas_ms, x.tflops
+           x.m, x.n, x.k, x.operands, MIN(x.time_ms) AS time_ms, x.cublas_ms, x.tflops
     FROM runs r
     JOIN runs p ON p.gpu_name = r.gpu_name AND p.fingerprint = r.fingerprint
                AND (p.started_at < r.started_at OR (p.started_at = r.started_at AND p.id <= r.id))
     JOIN results x ON x.run_id = p.id AND x.status = 'ok' AND x.time_ms > 0 AND x.cublas_ms > 0
-    GROUP BY r.id, x.m, x.n, x.k
-    ORDER BY r.started_at, r.id, x.m, x.n, x.k)");
+    GROUP BY r.id, x.m, x.n, x.k, x.operands
+    ORDER BY r.started_at, r.id, x.m, x.n, x.k, x.operands)");
   nlohmann::json out = nlohmann::json::array();
   while (st.step()) {
-    const Shape shape{st.column_int("m"), st.column_int("n"), st.column_int("k")};
+    const Shape shape = read_shape(st);
     const std::string gpu = st.column_text("gpu_name");
     if (!scope.covers(gpu, shape)) continue;
     const double time_ms = st.column_double("time_ms");

@@ -5,7 +5,7 @@ namespace sgemm_tune {
 
 bool ReportScope::covers(const std::string &gpu_name, const Shape &s) const {
   if (!gpu.empty() && gpu_name != gpu) return false;
-  return !shape || (shape->M == s.M && shape->N == s.N && shape->K == s.K);
+  return !shape || *shape == s;
 }
 
 nlohmann::json best_summaries(const std::vector<BestEntry> &entries) {

@@ -2,6 +2,7 @@
 
 #include "tuner/common/errors.h"
 #include "tuner/common/text.h"
+#include "tuner/record/shape_columns.h"
 #include "tuner/version.h"
 
 namespace sgemm_tune {
@@ -16,11 +17,11 @@ std::string newest_record(Database &db) {
 
 // The shapes (per GPU) with results of any kind, for an error that says what is there.
 std::string shapes_present(Database &db) {
-  Statement st = db.prepare(R"(SELECT DISTINCT r.gpu_name, x.m, x.n, x.k FROM results x JOIN runs r ON r.id = x.run_id
-    ORDER BY 1, 2, 3, 4 LIMIT 20)");
+  Statement st = db.prepare(R"(SELECT DISTINCT r.gpu_name, x.m, x.n, x.k, x.operands FROM results x JOIN runs r ON r.id = x.run_id
+    ORDER BY 1, 2, 3, 4, 5 LIMIT 20)");
   std::string out;
   while (st.step())
-    out += (out.empty() ? "" : ", ") + Shape{st.column_int("m"), st.column_int("n"), st.column_int("k")}.to_string() +
+    out += (out.empty() ? "" : ", ") + read_shape(st).to_string() +
            " on " + terminal_safe(st.column_text("gpu_name"));
   return out.empty() ? "none" : out;
 }

@@ -1,6 +1,7 @@
 #include <set>
 
 #include "sgemm_tuned_select.h"
+#include "tuner/record/shape_columns.h"
 #include "tuner/record/tile_columns.h"
 #include "tuner/report/report_queries.h"
 
@@ -10,14 +11,14 @@ nlohmann::json timed_candidates(Database &db, const std::vector<BestEntry> &entr
            x.tflops, x.cublas_ms, x.repeats, MAX(COALESCE(x.error_beta0, 0), COALESCE(x.error_beta, 0)) AS error,
            r.id AS run_id
     FROM results x JOIN runs r ON r.id = x.run_id
-    WHERE r.gpu_name = :gpu AND r.fingerprint = :fingerprint AND x.m = :m AND x.n = :n AND x.k = :k
+    WHERE r.gpu_name = :gpu AND r.fingerprint = :fingerprint AND " + shape_column_match("x.") + R"(
       AND x.status = 'ok' AND x.time_ms > 0 AND x.cublas_ms > 0
     ORDER BY x.time_ms, r.id)");
   nlohmann::json out = nlohmann::json::array();
   for (std::size_t series = 0; series < entries.size(); ++series) {
     const BestEntry &e = entries[series];
     st.bind(":gpu", e.gpu_name).bind(":fingerprint", e.fingerprint_hash);
-    st.bind(":m", e.shape.M).bind(":n", e.shape.N).bind(":k", e.shape.K);
+    bind_shape(st, e.shape);
     std::set<SgemmTile> seen;
     int rank = 0;
     while (st.step()) {

@@ -1,6 +1,9 @@
 #include "tuner/time/gemm_launch.h"
 
+#include <stdexcept>
+
 #include "tuner/gpu/cuda_check.h"
+#include "tuner/time/shape_route.h"
 
 namespace sgemm_tune {
 
@@ -14,13 +17,36 @@ CandidateKernel::CandidateKernel(const CompiledKernel &compiled)
   if (e == cudaErrorInvalidConfiguration)
     throw CudaError("a stream-K kernel that no SM can hold (0 resident blocks) cannot be launched", e);
   SGEMM_CUDA_CHECK(e);
+  for (const CompanionKernel &c : compiled.companions) {
+    EdgeKernel edge{c.variant, LoadedKernel::load(c.cubin, c.lowered_name), 0};
+    SGEMM_CUDA_CHECK(sgemm_tune_kernels::set_tile_smem_limit(edge.kernel.kernel(), tile_, device));
+    SGEMM_CUDA_CHECK(
+        sgemm_tune_kernels::tile_resident_blocks(edge.kernel.function(), tile_, device, &edge.resident_blocks));
+    edge_kernels_.push_back(std::move(edge));
+  }
 }
 
 void CandidateKernel::launch(const GemmArgs &a, cudaStream_t stream) const {
-  // Dense row-major operands: rows K, N and N floats apart.
-  const int M = static_cast<int>(a.shape.M), N = static_cast<int>(a.shape.N), K = static_cast<int>(a.shape.K);
-  SGEMM_CUDA_CHECK(sgemm_tune_kernels::launch_tile(kernel_.function(), tile_, persistent_blocks_, M, N, K, a.alpha,
-                                                   a.A, K, a.B, N, a.beta, a.C, N, stream));
+  const sgemm_tune_kernels::RowMajorGemm g = shape_product(a.shape, a.alpha, a.A, a.B, a.beta, a.C);
+  const KernelVariant variant = serving_kernel(tile_, a.shape);
+  if (variant == KernelVariant::exact) {
+    SGEMM_CUDA_CHECK(sgemm_tune_kernels::launch_tile(kernel_.function(), tile_, persistent_blocks_, g.M, g.N, g.K,
+                                                     g.alpha, g.A, g.lda, g.B, g.ldb, g.beta, g.C, g.ldc, stream));
+    return;
+  }
+  const EdgeKernel *edge = nullptr;
+  for (const EdgeKernel &k : edge_kernels_)
+    if (k.variant == variant) edge = &k;
+  if (!edge) throw std::logic_error("shape " + a.shape.to_string() + " needs an edge kernel the candidate lacks");
+  // As sgemm_tuned launches it: the product edge_product makes, the edge kernel's tail split
+  // (which the kernel of any operands lacks: it splits K to fill the GPU instead).
+  const sgemm_tune_kernels::EdgeProduct p = sgemm_tune_kernels::edge_product(g);
+  const int splits = variant == KernelVariant::edges
+                         ? sgemm_tune_kernels::kEdgeTailSplit
+                         : fill_splits(tile_, p.g.M, p.g.N, p.g.K, edge->resident_blocks);
+  SGEMM_CUDA_CHECK(sgemm_tune_kernels::launch_tile_edges(edge->kernel.function(), tile_, splits, p.g.M, p.g.N, p.g.K,
+                                                         p.g.alpha, p.g.A, p.g.lda, p.g.B, p.g.ldb, p.g.beta, p.g.C,
+                                                         p.g.ldc, p.operands, stream, edge->resident_blocks));
 }
 
 int CandidateKernel::runtime_blocks_per_sm() const {
@@ -30,9 +56,18 @@ int CandidateKernel::runtime_blocks_per_sm() const {
 }
 
 void launch_cublas(cublasHandle_t handle, const GemmArgs &a) {
-  // Row-major C = A B is column-major C^T = B^T A^T: swap the operands, keep the data.
   const int M = static_cast<int>(a.shape.M), N = static_cast<int>(a.shape.N), K = static_cast<int>(a.shape.K);
-  SGEMM_CUBLAS_CHECK(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &a.alpha, a.B, N, a.A, K, &a.beta, a.C, N));
+  const DenseLeadingDims ld = dense_leading_dims(a.shape);
+  const cublasOperation_t op_a = a.shape.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t op_b = a.shape.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+  if (a.shape.col_major) {
+    SGEMM_CUBLAS_CHECK(
+        cublasSgemm(handle, op_a, op_b, M, N, K, &a.alpha, a.A, ld.lda, a.B, ld.ldb, &a.beta, a.C, ld.ldc));
+    return;
+  }
+  // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: swap the operands, keep the data.
+  SGEMM_CUBLAS_CHECK(
+      cublasSgemm(handle, op_b, op_a, N, M, K, &a.alpha, a.B, ld.ldb, a.A, ld.lda, &a.beta, a.C, ld.ldc));
 }
 
 }  // namespace sgemm_tune

@@ -1,4 +1,5 @@
-// Launching one GEMM, by a candidate kernel or by cuBLAS, on row-major operands.
+// Launching one GEMM, by a candidate kernel or by cuBLAS, on dense operands: row-major for
+// a plain shape, as its layout and ops say for a BLAS shape (shape_route.h).
 #pragma once
 
 #include <cublas_v2.h>
@@ -9,13 +10,15 @@
 #include "tuner/gpu/cuda_handles.h"
 #include "tuner/space/shape.h"
 
+#include <vector>
+
 namespace sgemm_tune {
 
 struct GemmArgs {
   Shape shape;
   float alpha = 1.0f;
-  const float *A = nullptr;  // M x K
-  const float *B = nullptr;  // K x N
+  const float *A = nullptr;  // op(A) M x K
+  const float *B = nullptr;  // op(B) K x N
   float beta = 0.0f;
   float *C = nullptr;        // M x N
 };
@@ -24,21 +27,31 @@ struct GemmArgs {
 // launched as the generated header launches it (kernel_templates/sgemm_launch.h).
 class CandidateKernel {
  public:
-  // Throws CudaError when the cubin does not load.
+  // Throws CudaError when a cubin does not load.
   explicit CandidateKernel(const CompiledKernel &compiled);
-  // The shape must fit the tile (shape_fits_tile). A stream-K tile launches two passes
-  // (launch_tile). Throws CudaError.
+  // The tile must serve the shape (tile_serves_shape), by a kernel the compiled candidate
+  // carries (a BLAS shape's edge kernels are its companions). A stream-K tile launches two
+  // passes (launch_tile). Throws CudaError; std::logic_error for a kernel it lacks.
   void launch(const GemmArgs &args, cudaStream_t stream) const;
   // What the runtime says about residency, for checking the occupancy model.
   int runtime_blocks_per_sm() const;
 
  private:
+  // An edge kernel, loaded with its shared-memory limit raised, and the blocks the GPU holds
+  // of it (the slots its tail split fills).
+  struct EdgeKernel {
+    KernelVariant variant;
+    LoadedKernel kernel;
+    int resident_blocks;
+  };
+
   LoadedKernel kernel_;
   SgemmTile tile_;
   int persistent_blocks_ = 0;  // tile_persistent_blocks: the grid of a stream-K launch
+  std::vector<EdgeKernel> edge_kernels_;
 };
 
-// C = alpha A B + beta C in row-major, through cublasSgemm's column-major interface.
+// C = alpha op(A) op(B) + beta C as the shape's layout says, by cublasSgemm.
 void launch_cublas(cublasHandle_t handle, const GemmArgs &args);
 
 }  // namespace sgemm_tune

@@ -26,10 +26,12 @@ class IsolatedBench : public CandidateBench {
       start();
       notices.push_back("measurement worker started again");
     }
-    const MeasureRequest request{kernel.tile, kernel.lowered_name, shapes, best_ms, kernel.cubin.size()};
+    const MeasureRequest request = measure_request(kernel, shapes, best_ms);
     std::string why;
     std::optional<std::string> line;
-    if (worker_->send(wire_line(request)) && worker_->send(kernel.cubin)) line = worker_->receive(timeout(shapes), why);
+    bool sent = worker_->send(wire_line(request)) && worker_->send(kernel.cubin);
+    for (const CompanionKernel &c : kernel.companions) sent = sent && worker_->send(c.cubin);
+    if (sent) line = worker_->receive(timeout(shapes), why);
     else why = "the worker stopped reading";
     if (!line) {
       // The candidate took the worker down (a fault ends the process) or outlived its time.

@@ -46,6 +46,11 @@ class MeasureWorker {
     kernel.lowered_name = request.symbol;
     kernel.cubin.resize(request.cubin_size);
     if (!std::cin.read(kernel.cubin.data(), static_cast<std::streamsize>(kernel.cubin.size()))) return 0;
+    for (const CompanionCode &c : request.companions) {
+      CompanionKernel companion{c.variant, c.symbol, std::string(c.cubin_size, '\0'), {}};
+      if (!std::cin.read(companion.cubin.data(), static_cast<std::streamsize>(companion.cubin.size()))) return 0;
+      kernel.companions.push_back(std::move(companion));
+    }
     if (const auto bad = check_shapes(request.shapes)) {
       reply(WorkerFailure{"malformed measure request: " + *bad, false});
       return kExitMalformed;

@@ -215,9 +215,29 @@ void to_json(json &j, const InitRequest &r) {
 }
 void from_json(const json &j, InitRequest &r) { from_json(j, r.config); }
 
+void to_json(json &j, const CompanionCode &c) {
+  j = {{"variant", c.variant == KernelVariant::any ? "any" : "edges"}, {"symbol", c.symbol}, {"cubin_size", c.cubin_size}};
+}
+void from_json(const json &j, CompanionCode &c) {
+  std::string variant;
+  read(j, "variant", variant);
+  if (variant != "edges" && variant != "any") fail("variant: expected \"edges\" or \"any\", got \"" + variant + "\"");
+  c.variant = variant == "any" ? KernelVariant::any : KernelVariant::edges;
+  read(j, "symbol", c.symbol);
+  read(j, "cubin_size", c.cubin_size);
+}
+
+MeasureRequest measure_request(const CompiledKernel &kernel, std::vector<std::size_t> shapes,
+                               std::vector<double> best_ms) {
+  MeasureRequest r{kernel.tile, kernel.lowered_name, std::move(shapes), std::move(best_ms), kernel.cubin.size(), {}};
+  for (const CompanionKernel &c : kernel.companions) r.companions.push_back({c.variant, c.lowered_name, c.cubin.size()});
+  return r;
+}
+
 void to_json(json &j, const MeasureRequest &r) {
   j = {{"op", MeasureRequest::kOp}, {"tile", tile_to_json(r.tile)}, {"symbol", r.symbol},
-       {"shapes", r.shapes},        {"best_ms", r.best_ms},           {"cubin_size", r.cubin_size}};
+       {"shapes", r.shapes},        {"best_ms", r.best_ms},           {"cubin_size", r.cubin_size},
+       {"companions", r.companions}};
 }
 void from_json(const json &j, MeasureRequest &r) {
   if (!j.contains("tile")) fail("missing field \"tile\"");
@@ -230,6 +250,7 @@ void from_json(const json &j, MeasureRequest &r) {
   read(j, "shapes", r.shapes);
   read(j, "best_ms", r.best_ms);
   read(j, "cubin_size", r.cubin_size);
+  read(j, "companions", r.companions);
   if (r.best_ms.size() != r.shapes.size())
     fail("best_ms: " + std::to_string(r.best_ms.size()) + " times for " + std::to_string(r.shapes.size()) + " shapes");
 }

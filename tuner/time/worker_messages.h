@@ -1,6 +1,6 @@
 // The messages between the tuner and its measurement worker: one JSON object per line,
 // through nlohmann's to_json / from_json. A measure request is followed on the pipe by the
-// cubin's bytes. Reading checks every field: a message that is not JSON, lacks a field, has
+// cubin's bytes, then its companions' (edge kernels), in the order it lists them. Reading checks every field: a message that is not JSON, lacks a field, has
 // one of the wrong type, names an unknown status or carries a tile that breaks the kernel's
 // rules is a WireError that names the message and the field, never a guess.
 #pragma once
@@ -27,6 +27,11 @@ struct InitRequest {  // op "init": open the GPU, set up the shapes, time cuBLAS
   static constexpr const char *kOp = "init";
   BenchConfig config;
 };
+struct CompanionCode {  // an edge kernel's cubin that follows a measure request
+  KernelVariant variant = KernelVariant::edges;  // "edges" or "any"
+  std::string symbol;
+  std::size_t cubin_size = 0;
+};
 struct MeasureRequest {  // op "measure": verify and time one candidate
   static constexpr const char *kOp = "measure";
   SgemmTile tile{};
@@ -34,11 +39,16 @@ struct MeasureRequest {  // op "measure": verify and time one candidate
   std::vector<std::size_t> shapes;   // indices into the configured shapes
   std::vector<double> best_ms;       // per shape asked for: the best so far (0: none)
   std::size_t cubin_size = 0;        // bytes that follow the line
+  std::vector<CompanionCode> companions;  // their cubins follow the kernel's
 };
 struct CublasRequest {  // op "cublas": time cuBLAS again at one shape
   static constexpr const char *kOp = "cublas";
   std::size_t shape = 0;
 };
+// The request for a compiled candidate (its cubins are sent after the line).
+MeasureRequest measure_request(const CompiledKernel &kernel, std::vector<std::size_t> shapes,
+                               std::vector<double> best_ms);
+
 using WorkerRequest = std::variant<InitRequest, MeasureRequest, CublasRequest>;
 
 // Replies, one per request, in the request's order.
