@@ -159,14 +159,19 @@ int run(const BestArgs &a) {
     std::cout << "tuned\n";
     print_entry(entries[static_cast<std::size_t>(s.entry)], std::cout);
   } else if (s.kind == sgemm_tune_kernels::SelectKind::predicted) {
-    char buf[200];
+    // A BLAS shape may have been tuned itself: its entry is one the header predicts with.
+    const bool tuned = std::any_of(entries.begin(), entries.end(), [&](const BestEntry &e) { return e.shape == shape; });
+    char buf[320];
     std::snprintf(buf, sizeof buf,
-                  "not tuned; the generated header runs the %s kernel of the tuned configuration predicted fastest "
-                  "(%.3f ms on %d SMs%s), for row-major operands with aligned rows:\n",
+                  "%s; the generated header runs the %s kernel of the tuned configuration predicted fastest "
+                  "(%.3f ms on %d SMs%s), for %s:\n",
+                  tuned ? "tuned as a BLAS product, which the header does not take as exact" : "not tuned",
                   s.edges ? "edge" : "fast", s.predicted_ps * 1e-9, sms,
                   s.edges && s.splits == sgemm_tune_kernels::kEdgeTailSplit
                       ? ", the last wave's tiles split along K (tail split)"
-                      : s.splits > 1 ? (", K split " + std::to_string(s.splits) + " ways").c_str() : "");
+                      : s.splits > 1 ? (", K split " + std::to_string(s.splits) + " ways").c_str() : "",
+                  shape.blas ? "dense operands of this layout and ops at aligned addresses"
+                             : "row-major operands with aligned rows");
     std::cout << buf;
     print_entry(entries[static_cast<std::size_t>(s.entry)], std::cout);
   } else {
