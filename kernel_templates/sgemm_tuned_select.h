@@ -48,7 +48,11 @@ struct TunedShape {
   double rate_tflops;
   // Timed as a BLAS product (a shape written with ops, "1000x1000x1000:NT"), on whichever of
   // the tile's kernels sgemm_tuned runs it with: never an exact match for a product of its
-  // sizes, only a tile to predict with. Left out (headers emitted before it): false.
+  // sizes, and a tile to predict with only from a rate the same tile reached on its fast
+  // kernel at a plain shape (rate_tflops): a measurement on an edge kernel at a small
+  // product, scaled as the fast kernel's full-wave rate, had the suite's large products
+  // choose these tiles and run 10-15% slower (bench/results/2026-12-02-h200-blas-shapes,
+  // call3). Left out (headers emitted before it): false.
   bool blas_product = false;
 };
 
@@ -304,6 +308,7 @@ inline int select_kernels(const TunedShape *entries, int count, long long M, lon
   for (int i = 0; i < count; ++i) {
     const TunedShape &e = entries[i];
     if (!(e.tflops > 0) || e.M < 1 || e.N < 1 || e.K < 1) continue;
+    if (e.blas_product && !(e.rate_tflops > 0 && e.rate_M > 0 && e.rate_N > 0 && e.rate_K > 0)) continue;
     ps_per_unit = detail::unit_ps(e, sms);
     if (fast.fit(e.tile) && shape_fits_tile(e.tile, M, N, K)) consider(i, false, 1);
     if (!shape_fits_tile_edges(e.tile, M, N, K)) continue;

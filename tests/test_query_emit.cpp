@@ -123,11 +123,16 @@ TEST_F(QueryTest, SelectionRuleExactThenPredicted) {
   EXPECT_EQ(select(0, 4096, 4096, true).kind, SelectKind::none);
   EXPECT_EQ(select(4096, 4096, 0, true).kind, SelectKind::none);
   // An entry timed as a BLAS product ("4096x4096x4096:NT", on whichever kernel ran it) is
-  // never an exact match for the plain product of its sizes, only a tile to predict with.
+  // never an exact match for the plain product of its sizes, only a tile to predict with,
+  // and that only from the rate its tile reached at a plain shape.
   for (auto &shape : shapes) shape.blas_product = true;
+  ASSERT_GT(shapes[1].rate_tflops, 0.0);
   const auto blas = select(4096, 4096, 4096, true);
   EXPECT_EQ(blas.kind, SelectKind::predicted);
   EXPECT_GE(blas.entry, 0);
+  for (auto &shape : shapes) shape.rate_tflops = 0;
+  EXPECT_EQ(select(4096, 4096, 4096, true).kind, SelectKind::none);
+  EXPECT_EQ(select(1000, 1000, 1000, true).kind, SelectKind::none);
 }
 
 TEST_F(QueryTest, ABlasShapeIsItsOwnBestEntryAndNeverTheRateReference) {

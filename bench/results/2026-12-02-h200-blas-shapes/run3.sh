@@ -9,6 +9,7 @@
 set -u
 source tools/device_env.sh
 T0=$(date +%s)
+gunzip -f .device/bs_base/bench_shapes.gz .device/bs_variant/bench_shapes.gz  # carried compressed (the 64 MiB limit)
 { date -u; cat .device/COMMIT; nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv; } > $OUT/date.txt
 run() {  # version, round, dispatch
   SGEMM_TUNE_DISPATCH=$3 timeout 80 .device/bs_$1/bench_shapes --seed 1 --count 48 > $OUT/$1-$3-round$2.txt 2>&1
