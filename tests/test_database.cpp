@@ -391,6 +391,30 @@ TEST_F(DatabaseTest, ExportAndImportCarryTheGpuThatMeasured) {
   EXPECT_EQ(measuring_gpus(third.database()), measuring_gpus(store.database()));
 }
 
+TEST_F(DatabaseTest, ExportAndImportCarryABlasShapesOps) {
+  ResultStore store(path());
+  const std::int64_t run = store.begin_run(exportable_provenance());
+  ResultRow row;
+  row.tile = SgemmTile{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
+  row.status = CandidateStatus::ok;
+  row.time_ms = 1.0;
+  row.cublas_ms = 1.0;
+  for (const char *shape : {"1000x1000x1000:NT", "1000x1000x1000:TN:col", "1024x1024x1024"}) {
+    row.shape = parse_shape(shape);
+    store.record(run, row);
+  }
+  store.finish_run(run, true);
+  const nlohmann::json exported = export_database(store.database());
+  ResultStore other(path("other.db"));
+  EXPECT_EQ(import_database(other.database(), exported, "export.json", nullptr).results_added, 3u);
+  std::vector<std::string> shapes;
+  for (const PriorResult &p : other.prior_results(exportable_provenance().fingerprint.hash()))
+    shapes.push_back(p.shape.to_string());
+  std::sort(shapes.begin(), shapes.end());
+  EXPECT_EQ(shapes, (std::vector<std::string>{"1000x1000x1000:NT", "1000x1000x1000:TN:col", "1024x1024x1024"}));
+  EXPECT_EQ(export_database(other.database()), exported);
+}
+
 TEST_F(DatabaseTest, AnExportFromBeforeTheGpuWasRecordedStillImports) {
   // An export of schema 3 has neither column, nor the operands of schema 5: its rows import
   // with neither, as plain shapes.

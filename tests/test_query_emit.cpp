@@ -10,8 +10,10 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "example_program.h"
 #include "sgemm_tuned_select.h"
 #include "test_paths.h"
 #include "tuned_db_fixture.h"
@@ -165,6 +167,42 @@ TEST_F(QueryTest, ABlasShapeIsItsOwnBestEntryAndNeverTheRateReference) {
     EXPECT_LT(e.rate_tflops, 70.0);
   }
   EXPECT_EQ(nt->rate_tflops, 0.0);
+}
+
+// `best` answers a BLAS shape with the header's rule for its product: a B that stays
+// transposed goes to the kernel of any operands, which has no tail split, and a BLAS shape
+// tuned itself is said to be.
+TEST_F(QueryTest, BestAnswersABlasShapeAsTheHeaderWould) {
+  const std::int64_t run = store_->begin_run(testing::h200_provenance(
+      testing::h200_environment().fingerprint_for("NVIDIA H200", "9.0")));
+  ResultRow row;
+  row.status = CandidateStatus::ok;
+  row.cublas_ms = 0.05;
+  row.tile = testing::kSeedTile;
+  row.shape = parse_shape("1000x1000x1000:NT");
+  row.time_ms = 0.06;
+  row.tflops = 33.0;
+  store_->record(run, row);
+  store_->finish_run(run, true);
+  const std::string db = (dir_ / "tune.db").string();
+  const auto best = [&](const std::string &shape) {
+    const testing::CommandOutput out = testing::run_command(testing::tuner_binary() + " best --json --db " + db +
+                                                            " --shape " + shape);
+    EXPECT_EQ(out.exit_code, 0) << out.text;
+    return nlohmann::json::parse(out.text, nullptr, false);
+  };
+  for (const char *shape : {"1000x1000x1000:NT", "3000x3000x3000:NT", "500x300x200:TN:col"}) {
+    const nlohmann::json j = best(shape);
+    EXPECT_EQ(j.value("shape", ""), shape);
+    EXPECT_EQ(j.value("kernel", ""), "any") << j.dump();
+    EXPECT_EQ(j.value("tail_split", true), false) << j.dump();
+  }
+  // Only A transposed: the edge kernel, which may take the tail split.
+  EXPECT_EQ(best("3000x3000x3000:TN").value("kernel", ""), "edges");
+  const testing::CommandOutput text =
+      testing::run_command(testing::tuner_binary() + " best --db " + db + " --shape 1000x1000x1000:NT");
+  EXPECT_NE(text.text.find("tuned as a BLAS product"), std::string::npos) << text.text;
+  EXPECT_NE(text.text.find("any-operands kernel"), std::string::npos) << text.text;
 }
 
 // select_kernels, which a header measuring its choice times the candidates of: the kernels

@@ -122,9 +122,12 @@ int run(const BestArgs &a) {
   const sgemm_tune_kernels::RowMajorGemm product = shape_product(shape, 1.0f, nullptr, nullptr, 0.0f, nullptr);
   const sgemm_tune_kernels::EdgeProduct edge = sgemm_tune_kernels::edge_product(product);
   const auto adds = sgemm_tune_kernels::split_adds(edge.operands);
-  const sgemm_tune_kernels::Selection s =
-      sgemm_tune_kernels::select_kernel(shapes.data(), static_cast<int>(shapes.size()), edge.g.M, edge.g.N, edge.g.K,
-                                        sgemm_tune_kernels::fast_operands(product), sms, adds);
+  // A B that stays transposed is read by the kernel of any operands, which has no tail split.
+  const bool any_kernel = !sgemm_tune_kernels::plain_edge_operands(edge.g);
+  sgemm_tune_kernels::Selection s{sgemm_tune_kernels::SelectKind::none, -1, false, 1, 0.0};
+  sgemm_tune_kernels::select_kernels(shapes.data(), static_cast<int>(shapes.size()), edge.g.M, edge.g.N, edge.g.K,
+                                     sgemm_tune_kernels::fast_operands(product), sms, adds, &s, 1, !any_kernel);
+  const char *edge_kernel = any_kernel ? "any" : "edges";
   const char *selection = s.kind == sgemm_tune_kernels::SelectKind::exact       ? "exact"
                           : s.kind == sgemm_tune_kernels::SelectKind::predicted ? "predicted"
                                                                                 : "default";
@@ -140,14 +143,14 @@ int run(const BestArgs &a) {
     j["selection"] = selection;
     if (s.entry >= 0) {
       j["config"] = entry_json(entries[static_cast<std::size_t>(s.entry)]);
-      j["kernel"] = s.edges ? "edges" : "fast";
+      j["kernel"] = s.edges ? edge_kernel : "fast";
       // split_k 0 with tail_split: the edge kernel's tail split (only the last wave's tiles split).
       j["split_k"] = s.splits;
       j["tail_split"] = s.edges && s.splits == sgemm_tune_kernels::kEdgeTailSplit;
       if (s.kind == sgemm_tune_kernels::SelectKind::predicted) j["predicted_ms"] = s.predicted_ps * 1e-9;
     } else {
       j["config"] = tile_to_json(sgemm_tune_kernels::kDefaultTile);
-      j["kernel"] = "edges";
+      j["kernel"] = edge_kernel;
     }
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return 0;
@@ -166,7 +169,7 @@ int run(const BestArgs &a) {
                   "%s; the generated header runs the %s kernel of the tuned configuration predicted fastest "
                   "(%.3f ms on %d SMs%s), for %s:\n",
                   tuned ? "tuned as a BLAS product, which the header does not take as exact" : "not tuned",
-                  s.edges ? "edge" : "fast", s.predicted_ps * 1e-9, sms,
+                  !s.edges ? "fast" : any_kernel ? "any-operands" : "edge", s.predicted_ps * 1e-9, sms,
                   s.edges && s.splits == sgemm_tune_kernels::kEdgeTailSplit
                       ? ", the last wave's tiles split along K (tail split)"
                       : s.splits > 1 ? (", K split " + std::to_string(s.splits) + " ways").c_str() : "",

@@ -91,7 +91,7 @@ Command add_replay_data_command(CLI::App &root) {
   sub->add_option("--from", args->from, "Database or export holding the run")->required();
   sub->add_option("--space", args->space, "The search space file the run searched")->required();
   sub->add_option("--shape", args->shapes, "Take only this shape of the run's (repeatable; default: the space's)")
-      ->type_name("MxNxK");
+      ->type_name("SHAPE");
   sub->add_option("--run", args->run, "The run's id in the database (default: the newest run)");
   sub->add_option("--description", args->description, "What the recording is, in one line");
   sub->add_option("--out", args->out, "File to write")->required();

@@ -44,7 +44,8 @@ Command add_report_command(CLI::App &root) {
   CLI::App *sub = root.add_subcommand(
       "report", "Write one self-contained HTML page with plots of the tunings in the database (works offline)");
   sub->add_option("--out", args->out, "The HTML file to write")->required();
-  sub->add_option("--shape", args->shape, "Only this problem shape")->type_name("MxNxK");
+  sub->add_option("--shape", args->shape, "Only this problem shape (MxNxK, or a BLAS product MxNxK:OPS[:col])")
+      ->type_name("SHAPE");
   sub->add_option("--gpu", args->gpu, "Only this GPU (its name as the database records it)");
   args->db.add(*sub);
   args->env.add(*sub);

@@ -19,6 +19,8 @@ std::vector<PriorTiming> load_prior_timings(Database &db, const std::string &gpu
     const Shape shape = read_shape(st);
     const bool same_gpu = st.column_text("gpu_name") == gpu_name;
     const bool same_shape = std::find(shapes.begin(), shapes.end(), shape) != shapes.end();
+    // A BLAS shape's time may be an edge kernel's: it says nothing of the tile at other shapes.
+    if (shape.blas && !same_shape) continue;
     const double weight = same_gpu && same_shape ? 1.0 : same_gpu || same_shape ? 0.5 : 0.25;
     out.push_back(PriorTiming{read_tile(st), 100.0 * cublas / time, weight});
   }

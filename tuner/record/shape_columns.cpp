@@ -1,5 +1,7 @@
 #include "tuner/record/shape_columns.h"
 
+#include "tuner/common/errors.h"
+
 namespace sgemm_tune {
 
 std::string shape_column_list(std::string_view prefix) {
@@ -17,7 +19,13 @@ void bind_shape(Statement &st, const Shape &shape) {
 }
 
 Shape read_shape(const Statement &st) {
-  return shape_with_operands(st.column_int("m"), st.column_int("n"), st.column_int("k"), st.column_text("operands"));
+  const std::string operands = st.column_text("operands");
+  Shape shape = shape_with_operands(st.column_int("m"), st.column_int("n"), st.column_int("k"), operands);
+  // Written as binds write it, else rows of one shape would be matched under two texts.
+  if (shape.operands_text() != operands)
+    throw UserError("operands '" + operands + "' of a result are not written as sgemm-tune writes them ('" +
+                    shape.operands_text() + "')");
+  return shape;
 }
 
 }  // namespace sgemm_tune

@@ -2,6 +2,7 @@
 #include <map>
 #include <optional>
 
+#include "tuner/record/shape_columns.h"
 #include "tuner/report/report_queries.h"
 
 namespace sgemm_tune {
@@ -73,9 +74,9 @@ bool run_in_scope(Database &db, const ReportScope &scope, const std::string &gpu
   if (!scope.gpu.empty() && gpu != scope.gpu) return false;
   if (!scope.shape) return true;
   Statement st = db.prepare(R"(SELECT 1 FROM results x JOIN runs r ON r.id = x.run_id
-    WHERE r.fingerprint = :fingerprint AND r.space_hash = :space AND x.m = :m AND x.n = :n AND x.k = :k LIMIT 1)");
+    WHERE r.fingerprint = :fingerprint AND r.space_hash = :space AND )" + shape_column_match("x.") + " LIMIT 1");
   st.bind(":fingerprint", fingerprint).bind(":space", space_hash);
-  st.bind(":m", scope.shape->M).bind(":n", scope.shape->N).bind(":k", scope.shape->K);
+  bind_shape(st, *scope.shape);
   return st.step();
 }
 

@@ -11,7 +11,7 @@ nlohmann::json timed_candidates(Database &db, const std::vector<BestEntry> &entr
            x.tflops, x.cublas_ms, x.repeats, MAX(COALESCE(x.error_beta0, 0), COALESCE(x.error_beta, 0)) AS error,
            r.id AS run_id
     FROM results x JOIN runs r ON r.id = x.run_id
-    WHERE r.gpu_name = :gpu AND r.fingerprint = :fingerprint AND " + shape_column_match("x.") + R"(
+    WHERE r.gpu_name = :gpu AND r.fingerprint = :fingerprint AND )" + shape_column_match("x.") + R"(
       AND x.status = 'ok' AND x.time_ms > 0 AND x.cublas_ms > 0
     ORDER BY x.time_ms, r.id)");
   nlohmann::json out = nlohmann::json::array();

@@ -4,10 +4,10 @@
 // and only tiles that divide it are timed there. Written with the ops of a BLAS call,
 // "MxNxK:NT" (row-major) or "MxNxK:NT:col" (column-major; the first letter is op(A), the
 // second op(B), N or T, as cblas_sgemm takes them), it is a BLAS product with dense operands
-// (each leading dimension the least CBLAS allows), timed as sgemm_tuned runs it with the
-// tile: on the fast kernel where the tile divides the product as it reaches the kernels and
-// its operands are untransposed, else on the tile's edge kernel (sgemm_blas_call.h says how
-// a BLAS call becomes that product).
+// (each leading dimension the least CBLAS allows), timed on the kernel of the tile that
+// sgemm_tuned would launch for it: the fast kernel where the tile divides the product as it
+// reaches the kernels and its operands are untransposed, else the tile's edge kernel
+// (tuner/time/shape_route.h; sgemm_blas_call.h says how a BLAS call becomes that product).
 #pragma once
 
 #include <string>
@@ -18,7 +18,7 @@ namespace sgemm_tune {
 
 struct Shape {
   long long M = 0, N = 0, K = 0;
-  bool blas = false;       // written with ops: a BLAS product, timed as sgemm_tuned runs it
+  bool blas = false;       // written with ops: a BLAS product (see above)
   bool col_major = false;  // the BLAS product's layout (only with blas)
   bool trans_a = false, trans_b = false;  // op(A), op(B) (only with blas)
 

@@ -1,10 +1,12 @@
 // How a shape's problem reaches the kernels of a tile: the row-major product sgemm_tuned
 // makes of it (sgemm_blas_call.h), on operands stored dense, and which of the tile's
 // kernels runs that product. A plain shape ("MxNxK") is the fast kernel's, on row-major
-// operands; a BLAS shape ("MxNxK:NT", shape.h) runs as sgemm_tuned would run it were the
-// tile its only tuning: the fast kernel where the product's operands are untransposed and
-// the tile divides it, else the edge kernel (whose tail split fills the last wave), or the
-// kernel of any operands where B stays transposed (K split to fill the GPU).
+// operands; a BLAS shape ("MxNxK:NT", shape.h) runs on the kernel sgemm_tuned would launch
+// were the tile its only tuning: the fast kernel where the product's operands are
+// untransposed and the tile divides it, else the edge kernel (whose tail split fills the
+// last wave), or the kernel of any operands where B stays transposed (K split to fill the
+// GPU). The header itself may split K otherwise, as its selection predicts, or pack the
+// operands first: the tuner times the tile's kernel, not the header's whole route.
 #pragma once
 
 #include "sgemm_blas_call.h"
