@@ -185,17 +185,24 @@ TEST_F(DatabaseTest, FingerprintChangesWithEachPart) {
   for (const auto &f : changed) EXPECT_NE(f.hash(), base.hash());
 }
 
-TEST_F(DatabaseTest, ABlasShapeIsRecordedAndReadBackWithItsOps) {
-  ResultStore store(path());
-  const std::int64_t run = store.begin_run(provenance());
+// A verified result of the seed tile at each of `shapes`, in run `run`; returns the row.
+ResultRow record_ok_at(ResultStore &store, std::int64_t run, std::initializer_list<const char *> shapes) {
   ResultRow row;
   row.tile = SgemmTile{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
   row.status = CandidateStatus::ok;
   row.time_ms = 1.0;
-  for (const char *shape : {"1024x1024x1024", "1024x1024x1024:NT", "1024x1024x1024:NT:col"}) {
+  row.cublas_ms = 1.0;
+  for (const char *shape : shapes) {
     row.shape = parse_shape(shape);
     store.record(run, row);
   }
+  return row;
+}
+
+TEST_F(DatabaseTest, ABlasShapeIsRecordedAndReadBackWithItsOps) {
+  ResultStore store(path());
+  const std::int64_t run = store.begin_run(provenance());
+  ResultRow row = record_ok_at(store, run, {"1024x1024x1024", "1024x1024x1024:NT", "1024x1024x1024:NT:col"});
   // A pruned outcome is stored once per shape, ops and layout included.
   row.status = CandidateStatus::pruned;
   row.reason = "spills";
@@ -394,15 +401,7 @@ TEST_F(DatabaseTest, ExportAndImportCarryTheGpuThatMeasured) {
 TEST_F(DatabaseTest, ExportAndImportCarryABlasShapesOps) {
   ResultStore store(path());
   const std::int64_t run = store.begin_run(exportable_provenance());
-  ResultRow row;
-  row.tile = SgemmTile{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
-  row.status = CandidateStatus::ok;
-  row.time_ms = 1.0;
-  row.cublas_ms = 1.0;
-  for (const char *shape : {"1000x1000x1000:NT", "1000x1000x1000:TN:col", "1024x1024x1024"}) {
-    row.shape = parse_shape(shape);
-    store.record(run, row);
-  }
+  record_ok_at(store, run, {"1000x1000x1000:NT", "1000x1000x1000:TN:col", "1024x1024x1024"});
   store.finish_run(run, true);
   const nlohmann::json exported = export_database(store.database());
   ResultStore other(path("other.db"));

@@ -59,6 +59,23 @@ class QueryTest : public ::testing::Test {
     return KernelSource::from_directory(tdir.string());
   }
 
+  // One more run on the fixture's GPU and fingerprint, with one verified result.
+  ResultRow record_one_result(const char *shape, const SgemmTile &tile, double time_ms, double tflops,
+                              double cublas_ms) {
+    const std::int64_t run = store_->begin_run(
+        testing::h200_provenance(testing::h200_environment().fingerprint_for("NVIDIA H200", "9.0")));
+    ResultRow row;
+    row.status = CandidateStatus::ok;
+    row.shape = parse_shape(shape);
+    row.tile = tile;
+    row.time_ms = time_ms;
+    row.tflops = tflops;
+    row.cublas_ms = cublas_ms;
+    store_->record(run, row);
+    store_->finish_run(run, true);
+    return row;
+  }
+
   std::filesystem::path dir_;
   std::unique_ptr<ResultStore> store_;
   std::int64_t run_ = 0;
@@ -138,19 +155,10 @@ TEST_F(QueryTest, SelectionRuleExactThenPredicted) {
 }
 
 TEST_F(QueryTest, ABlasShapeIsItsOwnBestEntryAndNeverTheRateReference) {
-  // The same tile at 4096^3 as a plain shape and as an NT product, and another tile at the
-  // NT product alone, faster there.
-  const std::int64_t run = store_->begin_run(testing::h200_provenance(
-      testing::h200_environment().fingerprint_for("NVIDIA H200", "9.0")));
-  ResultRow row;
-  row.status = CandidateStatus::ok;
-  row.cublas_ms = 3.0;
-  row.tile = SgemmTile{128, 128, 16, 64, 64, 2, 8, 8, 2, 0, 0};
-  row.shape = parse_shape("4096x4096x4096:NT");
-  row.time_ms = 2.0;
-  row.tflops = 70.0;
-  store_->record(run, row);
-  store_->finish_run(run, true);
+  // A tile the fixture never timed, at 4096^3 as an NT product only, faster there than any
+  // plain result at 4096^3.
+  const ResultRow row =
+      record_one_result("4096x4096x4096:NT", SgemmTile{128, 128, 16, 64, 64, 2, 8, 8, 2, 0, 0}, 2.0, 70.0, 3.0);
   const auto entries = best_entries(store_->database(), testing::h200_environment());
   const BestEntry *nt = nullptr;
   for (const BestEntry &e : entries)
@@ -173,17 +181,7 @@ TEST_F(QueryTest, ABlasShapeIsItsOwnBestEntryAndNeverTheRateReference) {
 // transposed goes to the kernel of any operands, which has no tail split, and a BLAS shape
 // tuned itself is said to be.
 TEST_F(QueryTest, BestAnswersABlasShapeAsTheHeaderWould) {
-  const std::int64_t run = store_->begin_run(testing::h200_provenance(
-      testing::h200_environment().fingerprint_for("NVIDIA H200", "9.0")));
-  ResultRow row;
-  row.status = CandidateStatus::ok;
-  row.cublas_ms = 0.05;
-  row.tile = testing::kSeedTile;
-  row.shape = parse_shape("1000x1000x1000:NT");
-  row.time_ms = 0.06;
-  row.tflops = 33.0;
-  store_->record(run, row);
-  store_->finish_run(run, true);
+  record_one_result("1000x1000x1000:NT", testing::kSeedTile, 0.06, 33.0, 0.05);
   const std::string db = (dir_ / "tune.db").string();
   const auto best = [&](const std::string &shape) {
     const testing::CommandOutput out = testing::run_command(testing::tuner_binary() + " best --json --db " + db +
