@@ -18,6 +18,7 @@
 #include "tuner/record/database_file.h"
 #include "tuner/record/exchange.h"
 #include "tuner/record/migrations.h"
+#include "tuner/pipeline/prior_timings.h"
 #include "tuner/record/result_store.h"
 
 namespace sgemm_tune {
@@ -229,6 +230,23 @@ TEST_F(DatabaseTest, ABlasShapeIsRecordedAndReadBackWithItsOps) {
   } catch (const UserError &e) {
     EXPECT_NE(std::string(e.what()).find("'XY'"), std::string::npos) << e.what();
   }
+}
+
+TEST_F(DatabaseTest, PriorsTakeABlasShapesResultsOnlyForThatShape) {
+  ResultStore store(path());
+  const std::int64_t run = store.begin_run(provenance());
+  record_ok_at(store, run, {"1024x1024x1024", "1000x1000x1000:NT"});
+  store.finish_run(run, true);
+  const auto weights = [&](const std::vector<Shape> &shapes) {
+    std::vector<double> out;
+    for (const PriorTiming &p : load_prior_timings(store.database(), "NVIDIA H200", shapes)) out.push_back(p.weight);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  // A run at other shapes learns from the plain result alone, at half weight.
+  EXPECT_EQ(weights({parse_shape("2048x2048x2048")}), std::vector<double>{0.5});
+  // A run at the BLAS shape takes its result at full weight.
+  EXPECT_EQ(weights({parse_shape("1000x1000x1000:NT")}), (std::vector<double>{0.5, 1.0}));
 }
 
 TEST_F(DatabaseTest, SchemaVersionIsRecorded) {
