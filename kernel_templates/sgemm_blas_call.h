@@ -236,4 +236,30 @@ inline RowMajorGemm packed_product(const RowMajorGemm &g, const PackPlan &p, voi
   }
   return out;
 }
+// Whether a product needs the kernel of any operands (or packing), rather than the edge
+// kernel: B transposed (as edge_product leaves the product).
+inline bool needs_any_kernel(const RowMajorGemm &g) { return !plain_edge_operands(edge_product(g).g); }
+
+// The `capacity` selections predicted fastest for `product` among `n` entries on a GPU of
+// `sms` SMs (select_kernels on the product the edge kernel computes), fastest first, into
+// `out`; returns how many. `tail_split`: as select_kernels takes it; never for a product
+// that needs the kernel of any operands, which has no tail split.
+inline int select_candidates(const TunedShape *shapes, int n, const RowMajorGemm &product, int sms, Selection *out,
+                             int capacity, bool tail_split = true) {
+  const EdgeProduct edge = edge_product(product);
+  const RowMajorGemm &g = edge.g;
+  // A fast kernel whose int offsets cannot reach the leading dimensions is left out; its
+  // tile's edge kernel, which addresses in 64 bits, stays a candidate.
+  return select_kernels(shapes, n, g.M, g.N, g.K, fast_operands(product), sms, split_adds(edge.operands), out,
+                        capacity, tail_split && !needs_any_kernel(product));
+}
+
+// The selection for `product`: the one select_candidates ranks first (entry -1 for none).
+inline Selection select_for_product(const TunedShape *shapes, int n, const RowMajorGemm &product, int sms,
+                                    bool tail_split = true) {
+  Selection s{SelectKind::none, -1, false, 1, 0.0};
+  select_candidates(shapes, n, product, sms, &s, 1, tail_split);
+  return s;
+}
+
 }  // namespace sgemm_tune_kernels

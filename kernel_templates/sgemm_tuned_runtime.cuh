@@ -72,6 +72,10 @@ inline void set_dispatch(Dispatch d) {
 namespace sgemm_tune_runtime {
 
 using sgemm_tune_kernels::RowMajorGemm;
+// The selection for a product, in sgemm_blas_call.h (plain C++: `sgemm-tune best` answers by it too).
+using sgemm_tune_kernels::needs_any_kernel;
+using sgemm_tune_kernels::select_candidates;
+using sgemm_tune_kernels::select_for_product;
 using sgemm_tune_kernels::SgemmTile;
 
 // Launches a kernel compiled from source (by the compiler of the including build), K split
@@ -218,12 +222,6 @@ cudaError_t launch_any(const RowMajorGemm &g, int splits, cudaStream_t stream) {
   return launch_compiled_edges(
       reinterpret_cast<const void *>(&sgemm_tune_kernels::sgemm_double_buffered_any<SGEMM_TUNE_TILE_ARGS>),
       SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, stream);
-}
-
-// Whether a product needs the kernel of any operands (or packing), rather than the edge
-// kernel: B transposed (as edge_product leaves the product).
-inline bool needs_any_kernel(const RowMajorGemm &g) {
-  return !sgemm_tune_kernels::plain_edge_operands(sgemm_tune_kernels::edge_product(g).g);
 }
 
 // Whether packing would change how the edge kernel reads the product (a transposed B, or
@@ -568,30 +566,6 @@ inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const Sgem
   const RowMajorGemm g = sgemm_tune_kernels::pack_form(product, t);
   const sgemm_tune_kernels::PackedFloats f = sgemm_tune_kernels::packed_floats(g, sgemm_tune_kernels::pack_plan(g));
   return sgemm_tune_kernels::pack_is_faster(s.predicted_ps, any, f.a, f.b) ? KernelKind::packed : as_they_lie;
-}
-
-// The `capacity` selections predicted fastest for `product` among `n` entries on a GPU of
-// `sms` SMs (select_kernels on the product the edge kernel computes), fastest first, into
-// `out`; returns how many. `tail_split`: as select_kernels takes it; never for a product
-// that needs the kernel of any operands, which has no tail split. No CUDA call.
-inline int select_candidates(const sgemm_tune_kernels::TunedShape *shapes, int n, const RowMajorGemm &product, int sms,
-                             sgemm_tune_kernels::Selection *out, int capacity, bool tail_split = true) {
-  const sgemm_tune_kernels::EdgeProduct edge = sgemm_tune_kernels::edge_product(product);
-  const RowMajorGemm &g = edge.g;
-  const sgemm_tune_kernels::SplitAdds adds = sgemm_tune_kernels::split_adds(edge.operands);
-  // A fast kernel whose int offsets cannot reach the leading dimensions is left out; its
-  // tile's edge kernel, which addresses in 64 bits, stays a candidate.
-  return sgemm_tune_kernels::select_kernels(shapes, n, g.M, g.N, g.K, sgemm_tune_kernels::fast_operands(product), sms,
-                                            adds, out, capacity, tail_split && !needs_any_kernel(product));
-}
-
-// The selection for `product`: the one select_candidates ranks first (entry -1 for none).
-// No CUDA call.
-inline sgemm_tune_kernels::Selection select_for_product(const sgemm_tune_kernels::TunedShape *shapes, int n,
-                                                        const RowMajorGemm &product, int sms, bool tail_split = true) {
-  sgemm_tune_kernels::Selection s{sgemm_tune_kernels::SelectKind::none, -1, false, 1, 0.0};
-  select_candidates(shapes, n, product, sms, &s, 1, tail_split);
-  return s;
 }
 
 // The path of selection `s` of `table` for `product` (out->device set): which of the

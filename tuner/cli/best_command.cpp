@@ -120,13 +120,10 @@ int run(const BestArgs &a) {
   // the header's own rules.
   const int sms = entries.empty() ? 0 : recorded_sm_count(db, entries.front().run_id);
   const sgemm_tune_kernels::RowMajorGemm product = shape_product(shape, 1.0f, nullptr, nullptr, 0.0f, nullptr);
-  const sgemm_tune_kernels::EdgeProduct edge = sgemm_tune_kernels::edge_product(product);
-  const auto adds = sgemm_tune_kernels::split_adds(edge.operands);
-  // A B that stays transposed is read by the kernel of any operands, which has no tail split.
-  const bool any_kernel = !sgemm_tune_kernels::plain_edge_operands(edge.g);
-  sgemm_tune_kernels::Selection s{sgemm_tune_kernels::SelectKind::none, -1, false, 1, 0.0};
-  sgemm_tune_kernels::select_kernels(shapes.data(), static_cast<int>(shapes.size()), edge.g.M, edge.g.N, edge.g.K,
-                                     sgemm_tune_kernels::fast_operands(product), sms, adds, &s, 1, !any_kernel);
+  const sgemm_tune_kernels::Selection s =
+      sgemm_tune_kernels::select_for_product(shapes.data(), static_cast<int>(shapes.size()), product, sms);
+  // A B that stays transposed is read by the kernel of any operands (which has no tail split).
+  const bool any_kernel = sgemm_tune_kernels::needs_any_kernel(product);
   const char *edge_kernel = any_kernel ? "any" : "edges";
   const char *selection = s.kind == sgemm_tune_kernels::SelectKind::exact       ? "exact"
                           : s.kind == sgemm_tune_kernels::SelectKind::predicted ? "predicted"
