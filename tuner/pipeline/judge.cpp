@@ -1,7 +1,5 @@
 #include "tuner/pipeline/judge.h"
 
-#include "tuner/time/shape_route.h"
-
 namespace sgemm_tune {
 namespace {
 
@@ -39,8 +37,6 @@ void take_outcome(ResultRow &row, const Measurement &m) {
   }
 }
 
-bool tiles_shape(const SgemmTile &tile, const Shape &shape) { return tile_serves_shape(tile, shape); }
-
 std::vector<KernelVariant> companions_for(const SgemmTile &tile, const std::vector<Shape> &shapes) {
   bool edges = false, any = false;
   for (const Shape &s : shapes) {
@@ -68,7 +64,7 @@ Judgement judge_before_compile(const SgemmTile &tile, const std::vector<Shape> &
   }
   bool tiles_any = false;
   for (const Shape &s : shapes) {
-    if (tiles_shape(tile, s)) {
+    if (tile_serves_shape(tile, s)) {
       tiles_any = true;
       continue;
     }
@@ -86,7 +82,7 @@ Judgement judge_before_compile(const SgemmTile &tile, const std::vector<Shape> &
     j.verdict = Judgement::Verdict::pruned;
     j.reason = early.reason;
     for (const Shape &s : shapes) {
-      if (!tiles_shape(tile, s)) continue;
+      if (!tile_serves_shape(tile, s)) continue;
       j.rows.push_back(result_row(s, tile, CandidateStatus::pruned, early.reason, early.detail));
       j.rows.back().smem_bytes = sgemm_tune_kernels::tile_smem_bytes(tile);
     }
@@ -104,7 +100,7 @@ CompiledJudgement judge_compiled(const CompiledKernel &kernel, double compile_se
   j.occupancy = predict_occupancy(limits, tile_resources(tile, usage.registers, usage.static_smem_bytes));
   j.verdict = prune_after_compile(tile, usage, j.occupancy, prune);
   for (const Shape &s : shapes) {
-    if (!tiles_shape(tile, s) || measured_before(s)) continue;
+    if (!tile_serves_shape(tile, s) || measured_before(s)) continue;
     j.rows.push_back(result_row(s, tile, j.verdict.pruned ? CandidateStatus::pruned : CandidateStatus::ok,
                                 j.verdict.reason, j.verdict.detail));
     ResultRow &r = j.rows.back();
@@ -131,7 +127,7 @@ CompiledJudgement judge_compiled(const CompiledKernel &kernel, double compile_se
 std::vector<ResultRow> compile_failure_rows(const CompileOutcome &outcome, const std::vector<Shape> &shapes) {
   std::vector<ResultRow> rows;
   for (const Shape &s : shapes) {
-    if (!tiles_shape(outcome.tile, s)) continue;
+    if (!tile_serves_shape(outcome.tile, s)) continue;
     rows.push_back(result_row(s, outcome.tile, CandidateStatus::compile_failed, "nvrtc", outcome.error));
     if (!outcome.log.empty()) rows.back().detail += "\n" + outcome.log;
     rows.back().compile_seconds = outcome.seconds;

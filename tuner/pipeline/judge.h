@@ -12,6 +12,7 @@
 #include "tuner/prune/prune.h"
 #include "tuner/record/result_store.h"
 #include "tuner/time/bench_session.h"
+#include "tuner/time/shape_route.h"
 
 namespace sgemm_tune {
 
@@ -21,10 +22,6 @@ ResultRow result_row(const Shape &shape, const SgemmTile &tile, CandidateStatus 
 
 // A measurement's disposition and verification errors, into the row that records it.
 void take_outcome(ResultRow &row, const Measurement &m);
-
-// Whether the tile's kernels can run the shape (tile_serves_shape: a plain shape only where
-// the tile divides it).
-bool tiles_shape(const SgemmTile &tile, const Shape &shape);
 
 // The edge kernels of `tile` that run some of `shapes` (serving_kernel: only a BLAS shape's
 // may), to compile beside its fast kernel (compile_companions).

@@ -63,7 +63,7 @@ std::vector<SgemmTile> MeasureStage::reuse_prior(const std::vector<SgemmTile> &t
   for (const SgemmTile &tile : tiles) {
     bool complete = true;
     for (std::size_t i = 0; i < shape_list_.size(); ++i) {
-      if (!tiles_shape(tile, shape_list_[i])) continue;
+      if (!tile_serves_shape(tile, shape_list_[i])) continue;
       const PriorResult *p = database.prior(tile, shape_list_[i]);
       if (!p) {
         complete = false;

@@ -195,7 +195,7 @@ class TuningRun {
       if (!waiting.count(tile)) continue;
       tally_.count(RunEvent::pruned, why.reason);
       for (const Shape &s : o_.shapes)
-        if (tiles_shape(tile, s)) rows.push_back(result_row(s, tile, CandidateStatus::pruned, why.reason, why.detail));
+        if (tile_serves_shape(tile, s)) rows.push_back(result_row(s, tile, CandidateStatus::pruned, why.reason, why.detail));
     }
     waiting.clear();
     record(rows);

@@ -1,7 +1,5 @@
 #include "tuner/time/shape_route.h"
 
-#include <algorithm>
-
 namespace sgemm_tune {
 namespace {
 
@@ -32,8 +30,7 @@ KernelVariant serving_kernel(const SgemmTile &tile, const Shape &s) {
   const RowMajorGemm g = shape_product(s, 1.0f, nullptr, nullptr, 0.0f, nullptr);
   if (sgemm_tune_kernels::fast_kernel_layout(g) && sgemm_tune_kernels::shape_fits_tile(tile, g.M, g.N, g.K))
     return KernelVariant::exact;
-  return sgemm_tune_kernels::plain_edge_operands(sgemm_tune_kernels::edge_product(g).g) ? KernelVariant::edges
-                                                                                         : KernelVariant::any;
+  return sgemm_tune_kernels::needs_any_kernel(g) ? KernelVariant::any : KernelVariant::edges;
 }
 
 bool tile_serves_shape(const SgemmTile &tile, const Shape &s) {
@@ -44,10 +41,10 @@ bool tile_serves_shape(const SgemmTile &tile, const Shape &s) {
 }
 
 int fill_splits(const SgemmTile &t, int M, int N, int K, int slots) {
-  const long long tiles = (static_cast<long long>(M) + t.BM - 1) / t.BM * ((static_cast<long long>(N) + t.BN - 1) / t.BN);
-  const long long slices = (static_cast<long long>(K) + t.BK - 1) / t.BK;
-  if (tiles >= slots || tiles < 1) return 1;
-  return static_cast<int>(std::max<long long>(1, std::min<long long>({slots / tiles, slices, sgemm_tune_kernels::kMaxSplitK})));
+  // With fewer tiles than slots every tile is in the tail split's last wave, split as many
+  // ways as fill the GPU (within K's slices and kMaxSplitK); with more, none is split.
+  const sgemm_tune_kernels::TailSplit tail = sgemm_tune_kernels::tile_edges_tail_split(t, M, N, K, slots);
+  return tail.whole == 0 ? tail.parts : 1;
 }
 
 }  // namespace sgemm_tune
