@@ -41,6 +41,19 @@ struct RowMajorGemm {
   bool trans_c = false;  // C stored transposed: element (i, j) at C[j * ldc + i] (edge_product)
 };
 
+// The leading dimensions of dense operands: the least CBLAS allows for the layout and ops
+// (a row-major A M x K has rows K apart; transposed, stored K x M, M apart; column-major, a
+// leading dimension is the length of a column).
+struct DenseLeadingDims {
+  int lda, ldb, ldc;
+};
+constexpr DenseLeadingDims dense_leading_dims(sgemm_tune::Layout layout, sgemm_tune::Op op_a, sgemm_tune::Op op_b,
+                                              int M, int N, int K) {
+  const bool ta = op_a == sgemm_tune::Op::Trans, tb = op_b == sgemm_tune::Op::Trans;
+  if (layout == sgemm_tune::Layout::RowMajor) return DenseLeadingDims{ta ? M : K, tb ? K : N, N};
+  return DenseLeadingDims{ta ? K : M, tb ? N : K, M};
+}
+
 // A column-major matrix is the row-major matrix of its transpose with the same leading
 // dimension, so column-major C = op(A) op(B) is row-major C^T = op(B)^T op(A)^T: B's memory
 // becomes the left operand and A's the right, M and N swap, and each op stays with its
@@ -240,12 +253,85 @@ inline RowMajorGemm packed_product(const RowMajorGemm &g, const PackPlan &p, voi
 // kernel: B transposed (as edge_product leaves the product).
 inline bool needs_any_kernel(const RowMajorGemm &g) { return !plain_edge_operands(edge_product(g).g); }
 
+// Which of a tile's kernels runs a product when that tile alone serves it: the fast kernel
+// where it can read the operands (fast_operands) and the tile divides the shape, else the
+// kernel of any operands where B stays transposed, else the edge kernel. How the tuner
+// times a BLAS product on each tile (tuner/time/shape_route.h), and so how an exact match
+// for one runs (exact_blas_entry).
+enum class TileKernel { fast, edges, any };
+inline TileKernel tile_kernel_for(const SgemmTile &t, const RowMajorGemm &g) {
+  if (fast_operands(g).fit(t) && shape_fits_tile(t, g.M, g.N, g.K)) return TileKernel::fast;
+  return needs_any_kernel(g) ? TileKernel::any : TileKernel::edges;
+}
+
+// The split of K that kernel runs with there: the fast kernel none (1), the edge kernel its
+// tail split, the kernel of any operands, which has none, the split that fills the GPU.
+constexpr int tile_kernel_splits(TileKernel k) {
+  return k == TileKernel::fast ? 1 : k == TileKernel::edges ? kEdgeTailSplit : kEdgeFillSplit;
+}
+
+// The row-major product a BLAS entry (TunedShape::blas_product) was timed at: its sizes,
+// layout and ops on dense operands (dense_leading_dims) at aligned addresses, which the null
+// pointers stand for. `fits`: false where a size is beyond an int (no call has it).
+inline RowMajorGemm tuned_blas_product(const TunedShape &e, bool *fits) {
+  constexpr long long kInt = 2147483647;
+  *fits = e.M >= 1 && e.N >= 1 && e.K >= 1 && e.M <= kInt && e.N <= kInt && e.K <= kInt;
+  if (!*fits) return RowMajorGemm{0, 0, 0, 1.0f, nullptr, 1, false, nullptr, 1, false, 0.0f, nullptr, 1};
+  const sgemm_tune::Layout layout =
+      (e.blas_ops & kBlasColMajor) != 0 ? sgemm_tune::Layout::ColMajor : sgemm_tune::Layout::RowMajor;
+  const sgemm_tune::Op op_a = (e.blas_ops & kBlasTransA) != 0 ? sgemm_tune::Op::Trans : sgemm_tune::Op::NoTrans;
+  const sgemm_tune::Op op_b = (e.blas_ops & kBlasTransB) != 0 ? sgemm_tune::Op::Trans : sgemm_tune::Op::NoTrans;
+  const int M = static_cast<int>(e.M), N = static_cast<int>(e.N), K = static_cast<int>(e.K);
+  const DenseLeadingDims ld = dense_leading_dims(layout, op_a, op_b, M, N, K);
+  return to_row_major(layout, op_a, op_b, M, N, K, 1.0f, nullptr, ld.lda, nullptr, ld.ldb, 0.0f, nullptr, ld.ldc);
+}
+
+// The entry tuned as a BLAS product of exactly this call, -1 for none (the highest percent
+// of cuBLAS where several are): its dense product has the call's sizes and orientations in
+// row-major terms (a column-major call matches the row-major product it is the same
+// computation as), every row of A, B and C 16-byte aligned where the tuned one's were and
+// not where they were not, and the call runs on the same kernel of its tile
+// (tile_kernel_for): the machine code the tuner timed, over the same tiles, split the same
+// way. Leading dimensions larger than dense ones are taken where they keep that alignment:
+// they change which addresses are read, not what runs.
+inline int exact_blas_entry(const TunedShape *shapes, int n, const RowMajorGemm &product) {
+  const RouteKey call = route_key(product);
+  int best = -1;
+  for (int i = 0; i < n; ++i) {
+    const TunedShape &e = shapes[i];
+    if (!e.blas_product || !(e.tflops > 0)) continue;
+    bool fits = false;
+    const RowMajorGemm tuned = tuned_blas_product(e, &fits);
+    if (!fits) continue;
+    const RouteKey key = route_key(tuned);
+    if (key.M != call.M || key.N != call.N || key.K != call.K || key.bits != call.bits) continue;
+    const TileKernel kernel = tile_kernel_for(e.tile, product);
+    if (kernel != tile_kernel_for(e.tile, tuned)) continue;
+    const RowMajorGemm g = edge_product(product).g;
+    if (kernel != TileKernel::fast && !shape_fits_tile_edges(e.tile, g.M, g.N, g.K)) continue;
+    if (best < 0 || e.percent_of_cublas > shapes[best].percent_of_cublas) best = i;
+  }
+  return best;
+}
+
 // The `capacity` selections predicted fastest for `product` among `n` entries on a GPU of
 // `sms` SMs (select_kernels on the product the edge kernel computes), fastest first, into
-// `out`; returns how many. `tail_split`: as select_kernels takes it; never for a product
-// that needs the kernel of any operands, which has no tail split.
+// `out`; returns how many. An entry tuned as a BLAS product of exactly this call
+// (exact_blas_entry) is the one candidate, as the tuner ran it. `tail_split`: as
+// select_kernels takes it (false: none of the entries was timed with the tail split, and
+// none is taken as an exact BLAS match); never for a product that needs the kernel of any
+// operands, which has no tail split.
 inline int select_candidates(const TunedShape *shapes, int n, const RowMajorGemm &product, int sms, Selection *out,
                              int capacity, bool tail_split = true) {
+  if (capacity < 1) return 0;
+  if (tail_split && product.M > 0 && product.N > 0 && product.K > 0) {
+    const int exact = exact_blas_entry(shapes, n, product);
+    if (exact >= 0) {
+      const TileKernel kernel = tile_kernel_for(shapes[exact].tile, product);
+      out[0] = Selection{SelectKind::exact, exact, kernel != TileKernel::fast, tile_kernel_splits(kernel), 0.0};
+      return 1;
+    }
+  }
   const EdgeProduct edge = edge_product(product);
   const RowMajorGemm &g = edge.g;
   // A fast kernel whose int offsets cannot reach the leading dimensions is left out; its

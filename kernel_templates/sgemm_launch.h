@@ -105,13 +105,18 @@ inline cudaError_t launch_tile(const void *kernel, const SgemmTile &t, int persi
 // sgemm_tile_rules.h: the edge kernel all but kOperandTransB, the kernel of any operands all), K split
 // `splits` ways (1: not split). A split launch, and a K = 0 one, starts with the scale pass,
 // which uses no shared memory. splits = kEdgeTailSplit runs the tail split instead
-// (tile_edges_tail_split), whatever the tile's STREAMK, over `slots` resident blocks
-// (tile_resident_blocks of this kernel; at least 1, else cudaErrorInvalidValue), its scale
-// pass first when it splits; the other launches ignore slots.
+// (tile_edges_tail_split), whatever the tile's STREAMK, and kEdgeFillSplit the split
+// tile_edges_fill_splits gives, both over `slots` resident blocks (tile_resident_blocks of
+// this kernel; at least 1, else cudaErrorInvalidValue), the scale pass first when they
+// split; the other launches ignore slots.
 inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int splits, int M, int N, int K,
                                      float alpha, const float *A, int lda, const float *B, int ldb, float beta,
                                      float *C, int ldc, int operands, cudaStream_t stream, int slots = 0) {
   const dim3 block(static_cast<unsigned>(tile_threads(t)));
+  if (splits == kEdgeFillSplit) {
+    if (slots < 1) return cudaErrorInvalidValue;
+    splits = K > 0 ? tile_edges_fill_splits(t, M, N, K, slots) : 1;
+  }
   SgemmLaunchPlan plan = tile_edges_launch_plan(t, M, N, K > 0 ? splits : 1);
   unsigned scale_x = plan.grid_x, scale_y = plan.grid_y;
   if (splits == kEdgeTailSplit && K > 0) {

@@ -294,9 +294,12 @@ enum : int { kOperandPartsShift = 8 };
 // 1, or none recorded (headers emitted before the number was), before it.
 enum : int { kMachineCodeInterface = 2 };
 
-// The split of K that asks the edge kernel for the tail split instead: the selection, a
-// route and launch_tile_edges carry it where they carry a split count.
-enum : int { kEdgeTailSplit = 0 };
+// The splits of K that the launch resolves from the GPU it runs on, where the selection, a
+// route and launch_tile_edges carry a split count: kEdgeTailSplit asks the edge kernel for
+// the tail split (tile_edges_tail_split); kEdgeFillSplit splits every tile's K as many ways
+// as fill the GPU when the product has fewer tiles than it holds, else not at all
+// (tile_edges_fill_splits), which any edge kernel takes, the kernel of any operands too.
+enum : int { kEdgeTailSplit = 0, kEdgeFillSplit = -1 };
 
 // The largest split of K the edge kernel is launched with (grid z).
 enum : int { kMaxSplitK = 64 };
@@ -351,6 +354,15 @@ SGEMM_TUNE_HD constexpr TailSplit tile_edges_tail_split(const SgemmTile &t, long
   const long long blocks = tiles - rest + rest * parts;
   return TailSplit{tiles - rest, rest, static_cast<int>(parts),
                    blocks <= kIntMax ? static_cast<unsigned>(blocks) : 0u};
+}
+
+// kEdgeFillSplit over `slots` resident blocks: with fewer tiles than slots every tile is in
+// the tail split's last wave, and K splits as many ways as that split's parts (as many as
+// fill the GPU, within K's slices and kMaxSplitK); with more, K is not split (1).
+SGEMM_TUNE_HD constexpr int tile_edges_fill_splits(const SgemmTile &t, long long M, long long N, long long K,
+                                                   long long slots) {
+  const TailSplit tail = tile_edges_tail_split(t, M, N, K, slots);
+  return tail.whole == 0 ? tail.parts : 1;
 }
 
 // What block `block` of a tail split's compute pass (grid `blocks`, tile_edges_tail_split's

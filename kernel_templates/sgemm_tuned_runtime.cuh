@@ -185,14 +185,14 @@ cudaError_t launch_fast(const RowMajorGemm &g, int /*splits: the fast kernel doe
 }
 
 // The edge kernel of a tile, for any product check_gemm lets run (sgemm_launch.h's
-// launch_tile_edges), as edge_product rewrites it, K split `splits` ways, or the tail split
-// over as many blocks as the GPU holds of this kernel (splits = kEdgeTailSplit).
+// launch_tile_edges), as edge_product rewrites it, K split `splits` ways, or split as the
+// GPU's resident blocks of this kernel say (kEdgeTailSplit: the tail split; kEdgeFillSplit).
 inline cudaError_t launch_edges_kernel(const void *kernel, const SgemmTile &t, const RowMajorGemm &product, int splits,
                                        cudaStream_t stream) {
   const sgemm_tune_kernels::EdgeProduct e = sgemm_tune_kernels::edge_product(product);
   const RowMajorGemm &g = e.g;
   int slots = 0;
-  if (splits == sgemm_tune_kernels::kEdgeTailSplit && g.K > 0) {
+  if ((splits == sgemm_tune_kernels::kEdgeTailSplit || splits == sgemm_tune_kernels::kEdgeFillSplit) && g.K > 0) {
     const cudaError_t status = resident_blocks(kernel, t, &slots);
     if (status != cudaSuccess) return status;
   }
@@ -515,7 +515,8 @@ struct Route {
   TableRule rule;             // whose tunings answered
   const TunedKernel *kernel;  // the tuned entry, for the tuned paths
   LoadedCode *code;           // the loaded code of the kernel the path launches (cubin paths)
-  int splits;                 // K split this many ways (edge paths); kEdgeTailSplit (0): the tail split
+  int splits;                 // K split this many ways (edge paths); kEdgeTailSplit (0): the tail split;
+                              // kEdgeFillSplit (-1): as many ways as fill the GPU (an exact BLAS entry)
   double predicted_ps;        // the selection's prediction; 0 for an exact match
   // Dispatch::measured: how many kernels were timed to choose it (1: the rule allows only
   // this one, or only this one of those timed could run); 0: chosen by prediction alone.
@@ -562,6 +563,8 @@ inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const Sgem
   const bool any = needs_any_kernel(product);
   const KernelKind as_they_lie = any ? KernelKind::any : KernelKind::edges;
   if (!packable(product) || packing == Packing::never || !can_pack) return as_they_lie;
+  // An exact BLAS match runs as the tuner timed it: on the operands as they lie.
+  if (s.kind == sgemm_tune_kernels::SelectKind::exact && packing == Packing::when_faster) return as_they_lie;
   if (packing == Packing::always) return KernelKind::packed;
   const RowMajorGemm g = sgemm_tune_kernels::pack_form(product, t);
   const sgemm_tune_kernels::PackedFloats f = sgemm_tune_kernels::packed_floats(g, sgemm_tune_kernels::pack_plan(g));

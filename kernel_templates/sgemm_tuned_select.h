@@ -6,7 +6,10 @@
 // (sgemm_blas_call.h):
 //   1. exact:     an entry tuned at exactly this shape whose tile divides it, when the fast
 //                 kernel can read the operands (untransposed, 16-byte aligned rows): the
-//                 timed kernel, launched as it was timed;
+//                 timed kernel, launched as it was timed; or an entry tuned as a BLAS
+//                 product of exactly this call's sizes, layout, ops and rows' alignment
+//                 (exact_blas_entry in sgemm_blas_call.h): the kernel the tuner timed it
+//                 on, split as the tuner split it;
 //   2. predicted: otherwise the kernel predict_time ranks fastest among every entry's edge
 //                 kernel (any shape, any operands) with K split 1 .. kMaxSplitK ways, and,
 //                 for operands the fast kernel reads, the fast kernel of every entry whose
@@ -54,7 +57,20 @@ struct TunedShape {
   // choose these tiles and run 10-15% slower (bench/results/2026-12-02-h200-blas-shapes,
   // call3). Left out (headers emitted before it): false.
   bool blas_product = false;
+  // A BLAS product's layout and ops as the space wrote them (kBlas* bits; M, N, K as written
+  // too): the product sgemm_tuned takes as an exact match for this entry, on the kernel the
+  // tuner timed (sgemm_blas_call.h's exact_blas_entry). Left out: 0 (row-major, NN).
+  unsigned blas_ops = 0;
 };
+
+// How many of TunedShape's fields a generated header's tables may write: a header checks it
+// with the preprocessor, so that one written for newer kernel_templates says so when built
+// against older ones (which lack the macro, or count fewer), instead of failing on its
+// tables' initialisers.
+#define SGEMM_TUNE_TUNED_SHAPE_FIELDS 13
+
+// TunedShape::blas_ops: op(A) and op(B) transposed, operands column-major.
+enum : unsigned { kBlasTransA = 1u << 0, kBlasTransB = 1u << 1, kBlasColMajor = 1u << 2 };
 
 // What serves a product: entry `entry` (-1 for none), on its fast kernel or its edge
 // kernel with K split `splits` ways (kEdgeTailSplit, 0: the tail split), predicted to take
@@ -196,6 +212,8 @@ inline TailSplit model_tail_split(const TunedShape &e, long long M, long long N,
 inline double predict_time_at(const TunedShape &e, double ps_per_unit, long long M, long long N, long long K, int sms,
                               bool edges, int splits, SplitAdds adds) {
   const bool tail = edges && splits == kEdgeTailSplit;
+  if (edges && splits == kEdgeFillSplit)
+    splits = tile_edges_fill_splits(e.tile, M, N, K, static_cast<long long>(sms < 1 ? 1 : sms) * resident_blocks(e));
   if (!tail && (splits < 1 || !edges)) splits = 1;
   const double rate = adds == SplitAdds::vector ? kSplitVectorBytesPerPs : kSplitBytesPerPs;
   if (tail) {
@@ -222,11 +240,11 @@ inline double predict_time_at(const TunedShape &e, double ps_per_unit, long long
 }  // namespace detail
 
 // Whether the edge kernel of tile t can split K `splits` ways: at least one K slice each,
-// and no more parts than the kernel's grid takes; or run the tail split (splits =
-// kEdgeTailSplit), which takes any K (its grid is the launch's to check: it depends on the
-// shape and the GPU).
+// and no more parts than the kernel's grid takes; or run the tail split or the fill split
+// (kEdgeTailSplit, kEdgeFillSplit), which take any K (their grid is the launch's to check:
+// it depends on the shape and the GPU).
 inline bool k_split_fits(const SgemmTile &t, long long K, int splits) {
-  if (splits == kEdgeTailSplit) return K >= 1;
+  if (splits == kEdgeTailSplit || splits == kEdgeFillSplit) return K >= 1;
   return splits >= 1 && splits <= detail::k_slices(K, t) && splits <= kMaxSplitK;
 }
 

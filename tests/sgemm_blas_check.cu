@@ -5,6 +5,9 @@
 //                              before touching it
 //   sgemm_blas_check cases     every layout, op pair, leading-dimension padding, operand
 //                              offset, edge shape and beta, against cublasSgemm
+//   sgemm_blas_check exact     the sizes of the BLAS products the header was tuned at, in
+//                              every layout, op pair, padding, offset and beta: which entry
+//                              and split each call took, and its result against cuBLAS
 //   sgemm_blas_check measured  the same over fewer shapes and paddings with
 //                              sgemm_tune::Dispatch::measured: each new product's first
 //                              call times the best-ranked kernels (on C itself at beta 0, on
@@ -24,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <iterator>
 #include <random>
 #include <string>
@@ -270,6 +274,10 @@ void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
 
   std::string path;
   int timed = 0;  // Route::timed of the route the call took
+  // The tuned entry the route took (its shape as tuned, "none" for the default tile) and its
+  // split of K (kEdgeTailSplit 0, kEdgeFillSplit -1).
+  std::string entry = "none";
+  int route_splits = 1;
   cudaError_t status;
   if (c.entry < 0) {
     status = sgemm_tuned(l, c.op_a, c.op_b, c.M, c.N, c.K, alpha, A, lda, B, ldb, c.beta, C, ldc);
@@ -278,6 +286,10 @@ void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
                                     c.N, c.K, A, lda, B, ldb, C, ldc, &route));
     path = sgemm_tune_runtime::path_name(route.path);
     timed = route.timed;
+    route_splits = route.splits;
+    if (route.kernel != nullptr)
+      entry = std::to_string(route.kernel->shape.M) + "x" + std::to_string(route.kernel->shape.N) + "x" +
+              std::to_string(route.kernel->shape.K);
   } else {
     const sgemm_tune_kernels::RowMajorGemm g =
         sgemm_tune_kernels::to_row_major(l, c.op_a, c.op_b, c.M, c.N, c.K, alpha, A, lda, B, ldb, c.beta, C, ldc);
@@ -321,25 +333,24 @@ void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
     error.add(got[i], want[i]);
   }
   const bool ok = status == cudaSuccess && error.value() < 1e-4 && touched == 0;
-  char buf[200];
-  std::snprintf(buf, sizeof buf, " lds=%d,%d,%d %s err=%.1e outside=%zu path=%s timed=%d", lda, ldb, ldc,
-                error_name(status).c_str(), error.value(), touched, path.c_str(), timed);
+  char buf[260];
+  std::snprintf(buf, sizeof buf, " lds=%d,%d,%d %s err=%.1e outside=%zu path=%s timed=%d entry=%s route_splits=%d",
+                lda, ldb, ldc, error_name(status).c_str(), error.value(), touched, path.c_str(), timed, entry.c_str(),
+                route_splits);
   report(ok, describe(c) + buf);
 }
 
-void run_cases() {
+struct Sizes {
+  int M, N, K;
+};
+
+// Every layout, op pair, padding (0, 4, 3), offset (0, 1, 3 floats) and beta (0, 0.5) of each
+// of `sizes`, through sgemm_tuned.
+void run_every_call(std::initializer_list<Sizes> sizes, unsigned seed) {
   cublasHandle_t h;
   CHECK_CUBLAS(cublasCreate(&h));
-  std::mt19937 rng(11);
-  struct Shape {
-    int M, N, K;
-  };
-  // Edge remainders; shapes the test's tuned entries divide (tests/test_gpu_blas.cpp); K = 0;
-  // empty products; aligned rows of shapes no entry divides (the edge paths).
-  const Shape shapes[] = {{127, 129, 131}, {1, 1, 1},     {33, 4096, 17}, {17, 33, 1000},
-                          {512, 512, 512}, {640, 640, 640}, {384, 192, 48}, {64, 48, 0},
-                          {0, 64, 32},     {64, 0, 32},     {1000, 1000, 1000}, {100, 36, 20}};
-  for (const Shape &s : shapes)
+  std::mt19937 rng(seed);
+  for (const Sizes &s : sizes)
     for (Layout l : kLayouts)
       for (Op a : kOps)
         for (Op b : kOps)
@@ -349,6 +360,19 @@ void run_cases() {
                 run_case(h, Case{l, a, b, s.M, s.N, s.K, pad, offset, beta, -1, 1, false, false}, rng);
   CHECK_CUBLAS(cublasDestroy(h));
 }
+
+// Edge remainders; shapes the test's tuned entries divide (tests/test_gpu_blas.cpp); K = 0;
+// empty products; aligned rows of shapes no entry divides (the edge paths).
+void run_cases() {
+  run_every_call({{127, 129, 131}, {1, 1, 1}, {33, 4096, 17}, {17, 33, 1000}, {512, 512, 512}, {640, 640, 640},
+                  {384, 192, 48}, {64, 48, 0}, {0, 64, 32}, {64, 0, 32}, {1000, 1000, 1000}, {100, 36, 20}},
+                 11);
+}
+
+// The sizes tests/test_gpu_blas.cpp tunes as BLAS products (127x129x131:NT, 17x33x1000:NN:col):
+// its own call (and those of the same product and rows' alignment) runs the entry as the
+// tuner timed it, the others by prediction.
+void run_exact() { run_every_call({{127, 129, 131}, {17, 33, 1000}}, 13); }
 
 // The measured dispatch: shapes the tuned entries divide (an exact match, never timed), edge
 // remainders and shapes split or not, every layout and op pair, rows aligned or not, beta
@@ -628,6 +652,8 @@ int main(int argc, char **argv) {
     run_invalid();
   } else if (mode == "cases") {
     run_cases();
+  } else if (mode == "exact") {
+    run_exact();
   } else if (mode == "measured") {
     run_measured();
   } else if (mode == "edges") {
@@ -635,7 +661,7 @@ int main(int argc, char **argv) {
   } else if (mode == "huge") {
     run_huge();
   } else {
-    std::fprintf(stderr, "usage: %s invalid|cases|measured|edges|huge\n", argv[0]);
+    std::fprintf(stderr, "usage: %s invalid|cases|exact|measured|edges|huge\n", argv[0]);
     return 2;
   }
   std::printf("%d passed, %d failed\n", g_passed, g_failed);

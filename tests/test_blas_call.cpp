@@ -441,5 +441,107 @@ TEST(BlasCall, PackingTransposesTheSmallerOperandOfABTransposed) {
   EXPECT_EQ(pack_form(huge, t).M, 8);
 }
 
+
+// An entry tuned as a BLAS product is the one candidate for exactly its call (sizes, ops,
+// layout, rows' alignment), on the kernel the tuner timed it on and split as the tuner split
+// it; any other call predicts.
+TEST(BlasCall, ATunedBlasProductIsAnExactMatchForItsOwnCallOnly) {
+  alignas(16) static float buffer[4];
+  const float *A = buffer, *B = buffer;
+  float *C = buffer;
+  const SgemmTile seed{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
+  const TunedShape plain{4096, 4096, 4096, seed, 90.0, 45.0, 4};
+  // 1000^3 NT, row-major: B stays transposed, the kernel of any operands; tuned with no plain
+  // rate, so that it is never a tile to predict with.
+  const TunedShape nt{1000, 1000, 1000, seed, 95.0, 30.0, 4, 0, 0, 0, 0.0, true, kBlasTransB};
+  const TunedShape entries[] = {plain, nt};
+  const auto choose = [&](const RowMajorGemm &g, bool tail_split = true) {
+    Selection out[8];
+    const int n = select_candidates(entries, 2, g, 132, out, 8, tail_split);
+    return n > 0 ? out[0] : Selection{SelectKind::none, -1, false, 1, 0.0};
+  };
+  const auto call = [&](Layout l, Op a, Op b, int M, int N, int K, int pad, const float *at_a) {
+    Call c = tight_call(l, a, b, M, N, K, at_a, B, C);
+    c.lda += pad;
+    c.ldb += pad;
+    c.ldc += pad;
+    return c.row_major();
+  };
+  const RowMajorGemm own = call(Layout::RowMajor, Op::NoTrans, Op::Trans, 1000, 1000, 1000, 0, A);
+  const Selection exact = choose(own);
+  EXPECT_EQ(exact.kind, SelectKind::exact);
+  EXPECT_EQ(exact.entry, 1);
+  EXPECT_TRUE(exact.edges);
+  EXPECT_EQ(exact.splits, kEdgeFillSplit);
+  Selection all[8];
+  EXPECT_EQ(select_candidates(entries, 2, own, 132, all, 8), 1);
+  // Padded rows that stay 16-byte aligned: the same kernel over the same tiles.
+  EXPECT_EQ(choose(call(Layout::RowMajor, Op::NoTrans, Op::Trans, 1000, 1000, 1000, 4, A)).kind, SelectKind::exact);
+  // The same computation written column-major (C^T = B^T A^T: op(A) transposed, op(B) not).
+  EXPECT_EQ(choose(call(Layout::ColMajor, Op::Trans, Op::NoTrans, 1000, 1000, 1000, 0, A)).kind, SelectKind::exact);
+  // Rows off alignment (padding by 3, an operand at an offset), other ops, other sizes, or a
+  // table timed before the tail split: predicted, by the plain entry alone.
+  for (const RowMajorGemm &other :
+       {call(Layout::RowMajor, Op::NoTrans, Op::Trans, 1000, 1000, 1000, 3, A),
+        call(Layout::RowMajor, Op::NoTrans, Op::Trans, 1000, 1000, 1000, 0, A + 1),
+        call(Layout::RowMajor, Op::Trans, Op::NoTrans, 1000, 1000, 1000, 0, A),
+        call(Layout::ColMajor, Op::NoTrans, Op::Trans, 1000, 1000, 1000, 0, A),
+        call(Layout::RowMajor, Op::NoTrans, Op::Trans, 1000, 1000, 999, 0, A),
+        call(Layout::RowMajor, Op::NoTrans, Op::Trans, 1001, 1000, 1000, 0, A)}) {
+    const Selection s = choose(other);
+    EXPECT_EQ(s.kind, SelectKind::predicted);
+    EXPECT_EQ(s.entry, 0);
+  }
+  EXPECT_EQ(choose(own, false).kind, SelectKind::predicted);
+
+  // NN entries: the edge kernel with its tail split where the tile does not divide the shape,
+  // the fast kernel, unsplit, where it does.
+  const TunedShape nn[] = {{1000, 1000, 1000, seed, 95.0, 30.0, 4, 0, 0, 0, 0.0, true, 0},
+                           {1024, 512, 256, seed, 97.0, 31.0, 4, 0, 0, 0, 0.0, true, kBlasColMajor}};
+  Selection s[2];
+  ASSERT_EQ(select_candidates(nn, 2, call(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 1000, 1000, 1000, 0, A), 132,
+                              s, 2),
+            1);
+  EXPECT_EQ(s[0].kind, SelectKind::exact);
+  EXPECT_EQ(s[0].entry, 0);
+  EXPECT_TRUE(s[0].edges);
+  EXPECT_EQ(s[0].splits, kEdgeTailSplit);
+  // Column-major 1024 x 512 x 256 is the row-major 512 x 1024 x 256 product of the swapped
+  // operands: the same kernel over the same tiles, whichever way the call is written.
+  for (const RowMajorGemm &same : {call(Layout::ColMajor, Op::NoTrans, Op::NoTrans, 1024, 512, 256, 0, A),
+                                   call(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 512, 1024, 256, 0, A)}) {
+    ASSERT_EQ(select_candidates(nn, 2, same, 132, s, 2), 1);
+    EXPECT_EQ(s[0].kind, SelectKind::exact);
+    EXPECT_EQ(s[0].entry, 1);
+    EXPECT_FALSE(s[0].edges);
+    EXPECT_EQ(s[0].splits, 1);
+  }
+  // The row-major 1024 x 512 x 256 product is another one: neither entry takes it, and
+  // neither has a plain rate to predict with.
+  EXPECT_EQ(select_candidates(nn, 2, call(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 1024, 512, 256, 0, A), 132, s,
+                              2),
+            0);
+}
+
+// The dense leading dimensions a BLAS entry was tuned with, for every layout and op pair.
+TEST(BlasCall, TunedBlasProductsAreDenseAtTheirLayoutAndOps) {
+  for (Layout l : kLayouts)
+    for (Op a : kOps)
+      for (Op b : kOps) {
+        const unsigned ops = (a == Op::Trans ? kBlasTransA : 0u) | (b == Op::Trans ? kBlasTransB : 0u) |
+                             (l == Layout::ColMajor ? kBlasColMajor : 0u);
+        const TunedShape e{10, 20, 30, SgemmTile{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0}, 90.0, 1.0, 1, 0, 0, 0, 0.0,
+                           true, ops};
+        bool fits = false;
+        const RowMajorGemm g = tuned_blas_product(e, &fits);
+        ASSERT_TRUE(fits);
+        const RowMajorGemm want = tight_call(l, a, b, 10, 20, 30, nullptr, nullptr, nullptr).row_major();
+        EXPECT_EQ(route_key(g), route_key(want)) << describe(l, a, b);
+      }
+  bool fits = true;
+  tuned_blas_product(TunedShape{1LL << 40, 1, 1, SgemmTile{}, 90.0, 1.0, 1, 0, 0, 0, 0.0, true, 0}, &fits);
+  EXPECT_FALSE(fits);
+}
+
 }  // namespace
 }  // namespace sgemm_tune_kernels

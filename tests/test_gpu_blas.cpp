@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -85,15 +86,38 @@ std::string expected_path(const std::map<std::string, std::string> &c) {
   return "tuned-any-or-packed";
 }
 
-class GpuBlas : public testing::GpuProgramTest {};
+class GpuBlas : public testing::GpuProgramTest {
+ protected:
+  // The tuner's environment on the GPU in hand: what emit compares the database's runs with.
+  static CurrentEnvironment environment_of(const GpuInfo &gpu, const KernelSource &kernel) {
+    CurrentEnvironment env = testing::h200_environment(kernel);
+    env.gpu_name = gpu.name;
+    env.compute_capability = gpu.compute_capability();
+    env.driver_version = gpu.driver_version;
+    return env;
+  }
+
+  // tests/sgemm_blas_check.cu built against the header in dir_, then run in `mode` (nothing
+  // where it does not build); the program stays at program() for other modes.
+  std::optional<testing::CommandOutput> build_and_run(const GpuInfo &gpu, const std::string &mode) {
+    const testing::CommandOutput built = testing::build_blas_check(dir_.string(), gpu.arch(), program());
+    if (built.exit_code != 0) {
+      ADD_FAILURE() << "the emitted header's BLAS check does not build:\n" << built.text;
+      return std::nullopt;
+    }
+    const testing::CommandOutput ran = testing::run_command(program() + " " + mode);
+    std::cout << ran.text << std::flush;
+    EXPECT_EQ(ran.exit_code, 0) << "a result differs from cuBLAS, touched memory outside C, or a call failed";
+    return ran;
+  }
+
+  std::string program() const { return (dir_ / "sgemm_blas_check").string(); }
+};
 
 TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
   const GpuInfo gpu = open_gpu(0);
   const KernelSource kernel = KernelSource::embedded();
-  CurrentEnvironment env = testing::h200_environment(kernel);
-  env.gpu_name = gpu.name;
-  env.compute_capability = gpu.compute_capability();
-  env.driver_version = gpu.driver_version;
+  const CurrentEnvironment env = environment_of(gpu, kernel);
   {
     // 512^3: a data-parallel tile; 640^3: a stream-K one whose 50 tiles are all split
     // (prepare pass, atomics); both shipped as machine code. 384x192x48: the seed tile as if
@@ -114,14 +138,11 @@ TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
     ASSERT_EQ(header.with_edges_code, 2u);
   }
 
-  const std::string program = (dir_ / "sgemm_blas_check").string();
-  const testing::CommandOutput built = testing::build_blas_check(dir_.string(), gpu.arch(), program);
-  ASSERT_EQ(built.exit_code, 0) << "the emitted header's BLAS check does not build:\n" << built.text;
-  const testing::CommandOutput ran = testing::run_command(program + " cases");
-  std::cout << ran.text << std::flush;
-  EXPECT_EQ(ran.exit_code, 0) << "a result differs from cuBLAS, touched memory outside C, or a call failed";
+  const std::optional<testing::CommandOutput> ran = build_and_run(gpu, "cases");
+  ASSERT_TRUE(ran.has_value());
+  const std::string program = this->program();
 
-  const auto cases = parse_cases(ran.text);
+  const auto cases = parse_cases(ran->text);
   // 12 shapes x 2 layouts x 4 op pairs x 3 paddings x 3 offsets x 2 betas.
   EXPECT_EQ(cases.size(), 1728u);
   std::map<std::string, int> by_path;
@@ -220,6 +241,67 @@ TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
     EXPECT_EQ(huge_cases.size(), 72u + 12u);
     for (const auto &c : huge_cases) EXPECT_EQ(c.at("verdict"), "ok") << c.at("line");
   }
+}
+
+// A product tuned as a BLAS shape runs, through the header, on the kernel the tuner timed it
+// on and split as the tuner split it: the kernel of any operands with K split to fill the GPU
+// (127x129x131:NT), the edge kernel with its tail split (17x33x1000:NN:col). So does every
+// call of the same row-major product whose rows keep the tuned ones' 16-byte alignment; any
+// other call of those sizes is predicted, from the one plain entry (the BLAS entries have no
+// plain rate to predict with). Every result against cuBLAS.
+TEST_F(GpuBlas, ATunedBlasProductRunsOnTheKernelItWasTimedOn) {
+  const GpuInfo gpu = open_gpu(0);
+  const KernelSource kernel = KernelSource::embedded();
+  const CurrentEnvironment env = environment_of(gpu, kernel);
+  {
+    ResultStore store((dir_ / "tune.db").string());
+    const std::int64_t run =
+        store.begin_run(testing::h200_provenance(env.fingerprint_for(env.gpu_name, env.compute_capability)));
+    store.record(run, testing::ok_row(Shape{512, 512, 512}, testing::kBigTile, 0.060, 0.060));
+    store.record(run, testing::ok_row(parse_shape("127x129x131:NT"), testing::kSeedTile, 0.010, 0.010));
+    store.record(run, testing::ok_row(parse_shape("17x33x1000:NN:col"), kStreamKTile, 0.010, 0.010));
+    store.finish_run(run, true);
+    const EmittedHeader header = testing::emit_into(dir_, store, env, kernel);
+    ASSERT_EQ(header.entries, 3u);
+    ASSERT_EQ(header.with_edges_code, 3u);
+  }
+  const std::optional<testing::CommandOutput> ran = build_and_run(gpu, "exact");
+  ASSERT_TRUE(ran.has_value());
+
+  const auto cases = parse_cases(ran->text);
+  // 2 shapes x 2 layouts x 4 op pairs x 3 paddings x 3 offsets x 2 betas.
+  ASSERT_EQ(cases.size(), 288u);
+  int nt = 0, nn = 0;
+  for (const auto &c : cases) {
+    EXPECT_EQ(c.at("verdict"), "ok") << c.at("line");
+    std::istringstream lds(c.at("lds"));
+    int lda = 0, ldb = 0, ldc = 0;
+    char sep;
+    lds >> lda >> sep >> ldb >> sep >> ldc;
+    // Rows 16-byte aligned: a multiple of 4 floats apart, from an aligned start.
+    const auto aligned = [&](int ld) { return ld % 4 == 0 && c.at("off") == "0"; };
+    const std::string how = c.at("layout") + " " + c.at("ops") + " " + c.at("shape");
+    // Tuned dense: every row of 127x129x131:NT unaligned (lda 131, ldb 131, ldc 129); of
+    // 17x33x1000:NN:col, B's aligned (ldb 1000), A's and C's not (17).
+    if (how == "row NT 127x129x131" && !aligned(lda) && !aligned(ldb) && !aligned(ldc)) {
+      ++nt;
+      EXPECT_EQ(c.at("entry"), "127x129x131") << c.at("line");
+      EXPECT_EQ(c.at("path"), "tuned-any-cubin") << c.at("line");
+      EXPECT_EQ(c.at("route_splits"), "-1") << c.at("line");
+    } else if (how == "col NN 17x33x1000" && aligned(ldb) && !aligned(lda) && !aligned(ldc)) {
+      ++nn;
+      EXPECT_EQ(c.at("entry"), "17x33x1000") << c.at("line");
+      EXPECT_EQ(c.at("path"), "tuned-edge-cubin") << c.at("line");
+      EXPECT_EQ(c.at("route_splits"), "0") << c.at("line");
+    } else {
+      EXPECT_EQ(c.at("entry"), "512x512x512") << c.at("line");
+      EXPECT_NE(c.at("route_splits"), "-1") << c.at("line");
+    }
+  }
+  // NT: paddings 0 and 4 at every offset, padding 3 off alignment (offsets 1 and 3); NN col:
+  // paddings 0 and 4 at offset 0; each at two betas.
+  EXPECT_EQ(nt, 16);
+  EXPECT_EQ(nn, 4);
 }
 
 }  // namespace

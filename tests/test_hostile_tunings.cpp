@@ -150,6 +150,8 @@ void expect_only_generated_lines(const std::string &text) {
           "  return ::sgemm_tune_runtime::sgemm(", "      sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount,",
           "      ::sgemm_tune_kernels::to_row_major(", "                                     ::sgemm_tune_kernels::",
           "}", "static_assert(::sgemm_tune_kernels::kMachineCodeInterface == ",
+          "#if !defined(SGEMM_TUNE_TUNED_SHAPE_FIELDS) || SGEMM_TUNE_TUNED_SHAPE_FIELDS < ",
+          "#error \"this header's tables were written for newer kernel_templates", "#endif",
           "              \"this header's machine code was compiled for kernel_templates of another version"})
       ours = ours || line.rfind(prefix, 0) == 0;
     EXPECT_TRUE(ours) << "line " << n << " was not written by the generator: " << line.substr(0, 200);

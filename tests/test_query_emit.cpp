@@ -179,9 +179,10 @@ TEST_F(QueryTest, ABlasShapeIsItsOwnBestEntryAndNeverTheRateReference) {
 
 // `best` answers a BLAS shape with the header's rule for its product: a B that stays
 // transposed goes to the kernel of any operands, which has no tail split, and a BLAS shape
-// tuned itself is said to be.
+// tuned itself is an exact match, run as it was timed (its column-major twin too).
 TEST_F(QueryTest, BestAnswersABlasShapeAsTheHeaderWould) {
   record_one_result("1000x1000x1000:NT", testing::kSeedTile, 0.06, 33.0, 0.05);
+  record_one_result("1000x1000x1000:NN", testing::kSeedTile, 0.06, 33.0, 0.05);
   const std::string db = (dir_ / "tune.db").string();
   const auto best = [&](const std::string &shape) {
     const testing::CommandOutput out = testing::run_command(testing::tuner_binary() + " best --json --db " + db +
@@ -189,18 +190,27 @@ TEST_F(QueryTest, BestAnswersABlasShapeAsTheHeaderWould) {
     EXPECT_EQ(out.exit_code, 0) << out.text;
     return nlohmann::json::parse(out.text, nullptr, false);
   };
-  for (const char *shape : {"1000x1000x1000:NT", "3000x3000x3000:NT", "500x300x200:TN:col"}) {
+  for (const char *shape : {"1000x1000x1000:NT", "1000x1000x1000:TN:col", "3000x3000x3000:NT", "500x300x200:TN:col"}) {
     const nlohmann::json j = best(shape);
     EXPECT_EQ(j.value("shape", ""), shape);
     EXPECT_EQ(j.value("kernel", ""), "any") << j.dump();
     EXPECT_EQ(j.value("tail_split", true), false) << j.dump();
+    const bool tuned = std::string(shape).rfind("1000x", 0) == 0;
+    EXPECT_EQ(j.value("selection", ""), tuned ? "exact" : "predicted") << j.dump();
+    EXPECT_EQ(j.value("fill_split", !tuned), tuned) << j.dump();
   }
   // Only A transposed: the edge kernel, which may take the tail split.
   EXPECT_EQ(best("3000x3000x3000:TN").value("kernel", ""), "edges");
+  // A tuned NN product no tile divides: exact, on the edge kernel with its tail split.
+  const nlohmann::json nn = best("1000x1000x1000:NN");
+  EXPECT_EQ(nn.value("selection", ""), "exact") << nn.dump();
+  EXPECT_EQ(nn.value("kernel", ""), "edges") << nn.dump();
+  EXPECT_EQ(nn.value("tail_split", false), true) << nn.dump();
   const testing::CommandOutput text =
       testing::run_command(testing::tuner_binary() + " best --db " + db + " --shape 1000x1000x1000:NT");
-  EXPECT_NE(text.text.find("tuned as a BLAS product"), std::string::npos) << text.text;
-  EXPECT_NE(text.text.find("any-operands kernel"), std::string::npos) << text.text;
+  EXPECT_NE(text.text.find("tuned; the generated header runs it as it was timed, on the any-operands kernel"),
+            std::string::npos)
+      << text.text;
 }
 
 // select_kernels, which a header measuring its choice times the candidates of: the kernels
@@ -660,6 +670,26 @@ TEST_F(QueryTest, EmittedHeaderCompilesWithNvcc) {
                           dir_.string() + " " + unit.string() + " -o " + (dir_ / "use.o").string() + " 2>&1";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   EXPECT_TRUE(std::filesystem::exists(dir_ / "use.o"));
+}
+
+// Built against kernel_templates older than its tables (here a run-time that defines none of
+// what the header checks), a header stops at the preprocessor with a sentence that says why,
+// before its tables' initialisers could fail on fields the old TunedShape lacks.
+TEST_F(QueryTest, AHeaderBuiltAgainstOlderKernelTemplatesSaysSo) {
+  EmitOptions options;
+  options.database_label = "tune.db";
+  write_file_atomically((dir_ / "sgemm_tuned.h").string(),
+                        emit_header(store_->database(), testing::h200_environment(), options).text);
+  const auto old_templates = dir_ / "old_templates";
+  std::filesystem::create_directories(old_templates);
+  std::ofstream(old_templates / "sgemm_tuned_runtime.cuh") << "#pragma once\n";
+  std::ofstream(old_templates / "cuda_runtime.h") << "#pragma once\n";  // preprocessing needs no CUDA
+  const std::string cmd = "g++ -E -I" + old_templates.string() + " -x c++ " + (dir_ / "sgemm_tuned.h").string() +
+                          " -o /dev/null 2>&1";
+  const testing::CommandOutput out = testing::run_command(cmd);
+  EXPECT_NE(out.exit_code, 0) << cmd;
+  EXPECT_NE(out.text.find("this header's tables were written for newer kernel_templates"), std::string::npos)
+      << out.text;
 }
 
 TEST_F(QueryTest, ExportImportRoundTripsAndImportIsIdempotent) {

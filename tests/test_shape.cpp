@@ -128,13 +128,19 @@ TEST(ShapeRoute, ABlasShapeRunsOnTheKernelTheHeaderWouldLaunch) {
 TEST(ShapeRoute, TheKernelOfAnyOperandsSplitsKToFillTheGpu) {
   const SgemmTile t = tile_128x64x16();
   // 2 x 4 = 8 tiles on 132 slots: 16 ways, within K's 64 slices of 16.
-  EXPECT_EQ(fill_splits(t, 256, 256, 1024, 132), 16);
+  EXPECT_EQ(sgemm_tune_kernels::tile_edges_fill_splits(t, 256, 256, 1024, 132), 16);
   // No more ways than K has slices.
-  EXPECT_EQ(fill_splits(t, 256, 256, 64, 132), 4);
+  EXPECT_EQ(sgemm_tune_kernels::tile_edges_fill_splits(t, 256, 256, 64, 132), 4);
   // No more than kMaxSplitK.
-  EXPECT_EQ(fill_splits(t, 128, 64, 100000, 1000), sgemm_tune_kernels::kMaxSplitK);
+  EXPECT_EQ(sgemm_tune_kernels::tile_edges_fill_splits(t, 128, 64, 100000, 1000), sgemm_tune_kernels::kMaxSplitK);
   // As many tiles as slots, or more: not split.
-  EXPECT_EQ(fill_splits(t, 4096, 4096, 4096, 132), 1);
+  EXPECT_EQ(sgemm_tune_kernels::tile_edges_fill_splits(t, 4096, 4096, 4096, 132), 1);
+  // Each kernel's split as the tuner launches it and an exact match runs it.
+  EXPECT_EQ(sgemm_tune_kernels::tile_kernel_splits(sgemm_tune_kernels::TileKernel::fast), 1);
+  EXPECT_EQ(sgemm_tune_kernels::tile_kernel_splits(sgemm_tune_kernels::TileKernel::edges),
+            sgemm_tune_kernels::kEdgeTailSplit);
+  EXPECT_EQ(sgemm_tune_kernels::tile_kernel_splits(sgemm_tune_kernels::TileKernel::any),
+            sgemm_tune_kernels::kEdgeFillSplit);
 }
 
 }  // namespace

@@ -141,9 +141,12 @@ int run(const BestArgs &a) {
     if (s.entry >= 0) {
       j["config"] = entry_json(entries[static_cast<std::size_t>(s.entry)]);
       j["kernel"] = s.edges ? edge_kernel : "fast";
-      // split_k 0 with tail_split: the edge kernel's tail split (only the last wave's tiles split).
+      // split_k 0 with tail_split: the edge kernel's tail split (only the last wave's tiles
+      // split); -1 with fill_split: K split as many ways as fill the GPU where the product has
+      // fewer tiles than it holds (the kernel of any operands, at an exact BLAS match).
       j["split_k"] = s.splits;
       j["tail_split"] = s.edges && s.splits == sgemm_tune_kernels::kEdgeTailSplit;
+      j["fill_split"] = s.edges && s.splits == sgemm_tune_kernels::kEdgeFillSplit;
       if (s.kind == sgemm_tune_kernels::SelectKind::predicted) j["predicted_ms"] = s.predicted_ps * 1e-9;
     } else {
       j["config"] = tile_to_json(sgemm_tune_kernels::kDefaultTile);
@@ -156,16 +159,20 @@ int run(const BestArgs &a) {
   if (gpu_rule == "architecture") std::cout << ": tunings of " << terminal_safe(gpu);
   std::cout << "): ";
   if (s.kind == sgemm_tune_kernels::SelectKind::exact) {
-    std::cout << "tuned\n";
+    std::cout << "tuned";
+    // A BLAS shape runs on the kernel it was timed on, split as it was.
+    if (s.edges)
+      std::cout << "; the generated header runs it as it was timed, on the " << (any_kernel ? "any-operands" : "edge")
+                << " kernel, "
+                << (s.splits == sgemm_tune_kernels::kEdgeTailSplit ? "the last wave's tiles split along K (tail split)"
+                                                                  : "K split to fill the GPU where its tiles do not");
+    std::cout << "\n";
     print_entry(entries[static_cast<std::size_t>(s.entry)], std::cout);
   } else if (s.kind == sgemm_tune_kernels::SelectKind::predicted) {
-    // A BLAS shape may have been tuned itself: its entry is one the header predicts with.
-    const bool tuned = std::any_of(entries.begin(), entries.end(), [&](const BestEntry &e) { return e.shape == shape; });
     char buf[320];
     std::snprintf(buf, sizeof buf,
-                  "%s; the generated header runs the %s kernel of the tuned configuration predicted fastest "
+                  "not tuned; the generated header runs the %s kernel of the tuned configuration predicted fastest "
                   "(%.3f ms on %d SMs%s), for %s:\n",
-                  tuned ? "tuned as a BLAS product, which the header does not take as exact" : "not tuned",
                   !s.edges ? "fast" : any_kernel ? "any-operands" : "edge", s.predicted_ps * 1e-9, sms,
                   s.edges && s.splits == sgemm_tune_kernels::kEdgeTailSplit
                       ? ", the last wave's tiles split along K (tail split)"

@@ -156,7 +156,7 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
                                 number("%.4f", t.tflops) + ", " + std::to_string(t.blocks_per_sm) + ", " +
                                 std::to_string(t.rate_M) + ", " + std::to_string(t.rate_N) + ", " +
                                 std::to_string(t.rate_K) + ", " + number("%.4f", t.rate_tflops) + ", " +
-                                (t.blas_product ? "true" : "false") + "}";
+                                (t.blas_product ? "true" : "false") + ", " + std::to_string(t.blas_ops) + "u}";
       const std::string what = cpp_comment_text(gpu) + ", " + e->shape.to_string() + ", " + describe_tile(e->tile);
       if (c.kernel) ++out.with_code;
       if (edges.kernel && any.kernel) ++out.with_edges_code;
@@ -202,6 +202,10 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
     << "// sgemm_tuned_select.h. Build with nvcc, C++17, and the kernel_templates directory of\n"
     << "// sgemm-tune on the include path (CMake: sgemm_tune::kernels).\n"
     << "#pragma once\n\n#include <cuda_runtime.h>\n\n#include \"sgemm_tuned_runtime.cuh\"\n\n"
+    << "#if !defined(SGEMM_TUNE_TUNED_SHAPE_FIELDS) || SGEMM_TUNE_TUNED_SHAPE_FIELDS < "
+    << SGEMM_TUNE_TUNED_SHAPE_FIELDS << "\n"
+    << "#error \"this header's tables were written for newer kernel_templates: build with the kernel_templates of "
+       "the sgemm-tune that emitted it\"\n#endif\n\n"
     << machine_code_check.str() << "namespace sgemm_tuned_data {\n\n"
     << data.str() << tables.str() << "inline const ::sgemm_tune_runtime::GpuTable kGpus[] = {\n"
     << gpu_table.str() << "};\n"

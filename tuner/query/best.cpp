@@ -85,9 +85,14 @@ Fingerprint CurrentEnvironment::fingerprint_for(const std::string &gpu, const st
 }
 
 sgemm_tune_kernels::TunedShape tuned_shape(const BestEntry &e) {
+  const unsigned ops = !e.shape.blas ? 0u
+                                     : (e.shape.trans_a ? sgemm_tune_kernels::kBlasTransA : 0u) |
+                                           (e.shape.trans_b ? sgemm_tune_kernels::kBlasTransB : 0u) |
+                                           (e.shape.col_major ? sgemm_tune_kernels::kBlasColMajor : 0u);
   return sgemm_tune_kernels::TunedShape{e.shape.M,         e.shape.N,         e.shape.K,         e.tile,
                                         e.percent_of_cublas, e.tflops,        e.blocks_per_sm,   e.rate_shape.M,
-                                        e.rate_shape.N,      e.rate_shape.K,  e.rate_tflops,     e.shape.blas};
+                                        e.rate_shape.N,      e.rate_shape.K,  e.rate_tflops,     e.shape.blas,
+                                        ops};
 }
 
 std::vector<std::string> tuned_gpus(Database &db) {

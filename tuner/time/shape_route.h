@@ -1,12 +1,13 @@
 // How a shape's problem reaches the kernels of a tile: the row-major product sgemm_tuned
 // makes of it (sgemm_blas_call.h), on operands stored dense, and which of the tile's
 // kernels runs that product. A plain shape ("MxNxK") is the fast kernel's, on row-major
-// operands; a BLAS shape ("MxNxK:NT", shape.h) runs on the kernel sgemm_tuned would launch
-// were the tile its only tuning: the fast kernel where the product's operands are
-// untransposed and the tile divides it, else the edge kernel (whose tail split fills the
-// last wave), or the kernel of any operands where B stays transposed (K split to fill the
-// GPU). The header itself may split K otherwise, as its selection predicts, or pack the
-// operands first: the tuner times the tile's kernel, not the header's whole route.
+// operands; a BLAS shape ("MxNxK:NT", shape.h) runs on the kernel sgemm_tuned launches for
+// it when the shape's tuning names this tile (sgemm_tune_kernels::tile_kernel_for and
+// tile_kernel_splits, which the header's exact match uses too): the fast kernel where the
+// product's operands are untransposed and the tile divides it, else the edge kernel with
+// its tail split, or the kernel of any operands where B stays transposed, K split to fill
+// the GPU. Where the header predicts instead, it may split K otherwise or pack the
+// operands: the tuner times the tile's kernel, not every route the header could take.
 #pragma once
 
 #include "sgemm_blas_call.h"
@@ -17,9 +18,7 @@ namespace sgemm_tune {
 
 // Leading dimensions of dense operands: the least CBLAS allows for the shape's layout and
 // ops (row-major A M x K, B K x N, C M x N for a plain shape).
-struct DenseLeadingDims {
-  int lda, ldb, ldc;
-};
+using sgemm_tune_kernels::DenseLeadingDims;
 DenseLeadingDims dense_leading_dims(const Shape &shape);
 
 // The row-major product of the shape's problem on A, B and C stored dense.
@@ -33,9 +32,5 @@ KernelVariant serving_kernel(const SgemmTile &tile, const Shape &shape);
 // Whether that kernel can run the shape: a plain shape's tile must divide it; a BLAS shape
 // fits any tile whose edge kernel's offsets reach it.
 bool tile_serves_shape(const SgemmTile &tile, const Shape &shape);
-
-// The split of K the kernel of any operands runs a product with: as many ways as fill the
-// GPU's `slots` resident blocks when the product has fewer tiles, else none (1).
-int fill_splits(const SgemmTile &tile, int M, int N, int K, int slots);
 
 }  // namespace sgemm_tune
