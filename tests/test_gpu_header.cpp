@@ -91,13 +91,17 @@ TEST_F(GpuHeader, EveryPathOfAnEmittedHeaderMatchesCublas) {
   if (HasFatalFailure()) return;
   tune("1024x512x256", 0);
   if (HasFatalFailure()) return;
+  // A BLAS product, timed on the kernel of any operands: the header runs its own call so.
+  const std::string blas = "200x300x100:NT";
+  tune(blas, 0);
+  if (HasFatalFailure()) return;
 
   const GpuInfo gpu = open_gpu(0);
   const KernelSource kernel = KernelSource::embedded();
   const CurrentEnvironment env = current_environment(kernel, {}, 0);
   ResultStore store(db_path());
   const std::vector<BestEntry> entries = best_entries(store.database(), env);
-  ASSERT_EQ(entries.size(), 2u);
+  ASSERT_EQ(entries.size(), 3u);
   for (const BestEntry &e : entries) {
     EXPECT_FALSE(e.stale()) << e.shape.to_string();
     EXPECT_EQ(e.tile.STREAMK, e.shape.to_string() == "1024x1024x1024" ? 1 : 0)
@@ -108,9 +112,9 @@ TEST_F(GpuHeader, EveryPathOfAnEmittedHeaderMatchesCublas) {
   options.database_label = "tune.db";
   options.kernel = &kernel;
   const EmittedHeader shipped = emit_header(store.database(), env, options);
-  EXPECT_EQ(shipped.entries, 2u);
-  EXPECT_EQ(shipped.with_code, 2u);
-  EXPECT_EQ(shipped.with_edges_code, 2u);
+  EXPECT_EQ(shipped.entries, 3u);
+  EXPECT_EQ(shipped.with_code, 3u);
+  EXPECT_EQ(shipped.with_edges_code, 3u);
   // Without the kept machine code (and no recompiling) every entry is compiled from source
   // by nvcc: launch_fast<...> in the header.
   store.database().exec("DELETE FROM kernels");
@@ -127,16 +131,19 @@ TEST_F(GpuHeader, EveryPathOfAnEmittedHeaderMatchesCublas) {
   std::vector<std::string> shapes = divided;
   shapes.push_back(edges);
   shapes.push_back(undivided);
+  shapes.push_back(blas);
   struct Variant {
     std::string name;
     const EmittedHeader &header;
     std::string tuned_path;  // the path that serves the tuned tiles
     std::string edges_path;  // and their edge kernels
     std::string packed_path; // or their edge kernels after packing
+    std::string any_path;    // and their kernels of any operands
   };
-  for (const Variant &v :
-       {Variant{"cubin", shipped, "tuned-cubin", "tuned-edge-cubin", "tuned-packed-cubin"},
-        Variant{"source", from_source, "tuned-source", "tuned-edge-source", "tuned-packed-source"}}) {
+  for (const Variant &v : {Variant{"cubin", shipped, "tuned-cubin", "tuned-edge-cubin", "tuned-packed-cubin",
+                                   "tuned-any-cubin"},
+                           Variant{"source", from_source, "tuned-source", "tuned-edge-source", "tuned-packed-source",
+                                   "tuned-any-source"}}) {
     const std::optional<testing::CommandOutput> ran = build_and_run(v.name, v.header, gpu.arch(), shapes);
     if (!ran) continue;
     EXPECT_EQ(ran->exit_code, 0) << v.name << " header: a result differs from cuBLAS, or a call failed";
@@ -148,15 +155,17 @@ TEST_F(GpuHeader, EveryPathOfAnEmittedHeaderMatchesCublas) {
         continue;
       }
       EXPECT_EQ(found->second.first, "ok") << v.name << " header, " << s;
-      // A tuned shape takes its timed kernel; a shape the tuned tiles divide, the fast or
-      // the edge kernel, whichever the selection predicts faster (its own tests say which);
-      // any other shape an edge kernel: where rows are not aligned its narrow bodies (4-byte
-      // accesses), or the edge kernel after packing them, whichever the selection predicts
-      // faster.
+      // A tuned shape takes its timed kernel (a BLAS one the kernel it was timed on); a shape
+      // the tuned tiles divide, the fast or the edge kernel, whichever the selection predicts
+      // faster (its own tests say which); any other shape an edge kernel: where rows are not
+      // aligned its narrow bodies (4-byte accesses), or the edge kernel after packing them,
+      // whichever the selection predicts faster.
       const std::string &path = found->second.second;
       const bool tuned = std::any_of(entries.begin(), entries.end(),
                                      [&](const BestEntry &e) { return e.shape.to_string() == s; });
-      if (tuned)
+      if (s == blas)  // an exact match, as it was timed: never packed
+        EXPECT_EQ(path, v.any_path) << v.name << " header, " << s;
+      else if (tuned)
         EXPECT_EQ(path, v.tuned_path) << v.name << " header, " << s;
       else if (std::find(divided.begin(), divided.end(), s) != divided.end())
         EXPECT_TRUE(path == v.tuned_path || path == v.edges_path) << v.name << " header, " << s << ": " << path;

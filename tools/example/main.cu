@@ -2,7 +2,10 @@
 // cuBLAS on the same random operands (beta = 0 over a NaN-filled C, and beta = 0.5), and
 // prints both speeds and which of the header's paths served (tuned machine code, a tuned
 // tile compiled from source, an edge kernel, or the default tile).
-//   sgemm_tuned_example [MxNxK ...]   (default: 4096x4096x4096 1000x1000x1000 4097x513x77 1x1x1)
+//   sgemm_tuned_example [SHAPE ...]   (default: 4096x4096x4096 1000x1000x1000 4097x513x77 1x1x1)
+// A SHAPE is MxNxK (dense row-major, the nine-argument sgemm_tuned) or, as a search space
+// writes a BLAS product, MxNxK:OPS or MxNxK:OPS:col (OPS: NN, NT, TN or TT, op(A) then
+// op(B); col: column-major), called through the BLAS sgemm_tuned with dense operands.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -123,6 +126,33 @@ double ffma_ceiling_tflops() {
   return 2.0 * 8 * double(iterations) * blocks * threads / ms / 1e9;
 }
 
+// A shape from the command line: sizes, and for a BLAS product its layout and ops.
+struct Problem {
+  int M = 0, N = 0, K = 0;
+  bool blas = false;
+  sgemm_tune::Layout layout = sgemm_tune::Layout::RowMajor;
+  sgemm_tune::Op op_a = sgemm_tune::Op::NoTrans, op_b = sgemm_tune::Op::NoTrans;
+};
+
+bool parse_problem(const std::string &text, Problem *p) {
+  int used = 0;
+  if (std::sscanf(text.c_str(), "%dx%dx%d%n", &p->M, &p->N, &p->K, &used) != 3 || p->M < 1 || p->N < 1 || p->K < 1)
+    return false;
+  const std::string rest = text.substr(static_cast<size_t>(used));
+  if (rest.empty()) return true;
+  // ":OPS", then ":col" or ":row" or nothing.
+  if (rest.size() < 3 || rest[0] != ':') return false;
+  const std::string layout = rest.substr(3);
+  if (!layout.empty() && layout != ":col" && layout != ":row") return false;
+  for (char c : {rest[1], rest[2]})
+    if (c != 'N' && c != 'T') return false;
+  p->blas = true;
+  p->op_a = rest[1] == 'T' ? sgemm_tune::Op::Trans : sgemm_tune::Op::NoTrans;
+  p->op_b = rest[2] == 'T' ? sgemm_tune::Op::Trans : sgemm_tune::Op::NoTrans;
+  p->layout = layout == ":col" ? sgemm_tune::Layout::ColMajor : sgemm_tune::Layout::RowMajor;
+  return true;
+}
+
 int main(int argc, char **argv) {
   std::vector<std::string> shapes;
   for (int i = 1; i < argc; ++i) shapes.push_back(argv[i]);
@@ -132,15 +162,23 @@ int main(int argc, char **argv) {
   int passed = 0, failed = 0;
   const double ceiling = ffma_ceiling_tflops();
   std::printf("FFMA ceiling measured now: %.2f TFLOP/s\n", ceiling);
-  std::printf("%-16s %10s %9s %8s %10s %9s %8s %8s %9s %9s  %-6s %s\n", "shape", "tuned ms", "TFLOP/s", "%ceil",
+  std::printf("%-20s %10s %9s %8s %10s %9s %8s %8s %9s %9s  %-6s %s\n", "shape", "tuned ms", "TFLOP/s", "%ceil",
               "cuBLAS ms", "TFLOP/s", "%ceil", "ratio", "err b=0", "err b=.5", "result", "path");
   double log_ratio_sum = 0, lowest_ratio = 1e300;
   for (const std::string &s : shapes) {
-    int M, N, K;
-    if (std::sscanf(s.c_str(), "%dx%dx%d", &M, &N, &K) != 3 || M < 1 || N < 1 || K < 1) {
-      std::fprintf(stderr, "not a shape: %s (expected MxNxK)\n", s.c_str());
+    Problem p;
+    if (!parse_problem(s, &p)) {
+      std::fprintf(stderr, "not a shape: %s (expected MxNxK, MxNxK:OPS or MxNxK:OPS:col)\n", s.c_str());
       return 2;
     }
+    const int M = p.M, N = p.N, K = p.K;
+    // Dense operands: the least leading dimensions CBLAS allows for the layout and ops.
+    const sgemm_tune_kernels::DenseLeadingDims ld =
+        sgemm_tune_kernels::dense_leading_dims(p.layout, p.op_a, p.op_b, M, N, K);
+    const auto tuned_call = [&](float beta, const float *A, const float *B, float *C) {
+      return p.blas ? sgemm_tuned(p.layout, p.op_a, p.op_b, M, N, K, 1.0f, A, ld.lda, B, ld.ldb, beta, C, ld.ldc)
+                    : sgemm_tuned(M, N, K, 1.0f, A, B, beta, C);
+    };
     const size_t na = size_t(M) * K, nb = size_t(K) * N, nc = size_t(M) * N;
     float *A, *B, *C, *R, *C0;
     CHECK(cudaMalloc(&A, na * 4));
@@ -151,14 +189,21 @@ int main(int argc, char **argv) {
     fill_device(A, na, 1);
     fill_device(B, nb, 2);
     fill_device(C0, nc, 3);
+    // cuBLAS is column-major: a column-major call as it stands, a row-major one as the
+    // column-major product of the transposes, C^T = op(B)^T op(A)^T.
     const auto reference = [&](float beta, float *out) {
       const float alpha = 1.0f;
-      CHECK_CUBLAS(cublasSgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, B, N, A, K, &beta, out, N));
+      const cublasOperation_t oa = p.op_a == sgemm_tune::Op::Trans ? CUBLAS_OP_T : CUBLAS_OP_N;
+      const cublasOperation_t ob = p.op_b == sgemm_tune::Op::Trans ? CUBLAS_OP_T : CUBLAS_OP_N;
+      if (p.layout == sgemm_tune::Layout::ColMajor)
+        CHECK_CUBLAS(cublasSgemm(cublas, oa, ob, M, N, K, &alpha, A, ld.lda, B, ld.ldb, &beta, out, ld.ldc));
+      else
+        CHECK_CUBLAS(cublasSgemm(cublas, ob, oa, N, M, K, &alpha, B, ld.ldb, A, ld.lda, &beta, out, ld.ldc));
     };
     // beta = 0: C starts as NaN and must be overwritten without being read.
     reference(0.0f, R);
     fill_device(C, nc, 0, NAN, false);
-    CHECK(sgemm_tuned(M, N, K, 1.0f, A, B, 0.0f, C));
+    CHECK(tuned_call(0.0f, A, B, C));
     CHECK(cudaDeviceSynchronize());
     size_t bad0 = 0, bad1 = 0;
     const double e0 = relative_error(C, R, nc, &bad0);
@@ -166,20 +211,20 @@ int main(int argc, char **argv) {
     CHECK(cudaMemcpy(R, C0, nc * 4, cudaMemcpyDeviceToDevice));
     CHECK(cudaMemcpy(C, C0, nc * 4, cudaMemcpyDeviceToDevice));
     reference(0.5f, R);
-    CHECK(sgemm_tuned(M, N, K, 1.0f, A, B, 0.5f, C));
+    CHECK(tuned_call(0.5f, A, B, C));
     CHECK(cudaDeviceSynchronize());
     const double e1 = relative_error(C, R, nc, &bad1);
     const bool ok = e0 <= 1e-4 && e1 <= 1e-4;
     sgemm_tune_runtime::Route route{};
-    CHECK(sgemm_tune_runtime::route(sgemm_tuned_data::kGpus, int(std::size(sgemm_tuned_data::kGpus)), M, N, K, A, B,
-                                    C, &route));
+    CHECK(sgemm_tune_runtime::route(sgemm_tuned_data::kGpus, int(std::size(sgemm_tuned_data::kGpus)), p.layout, p.op_a,
+                                    p.op_b, M, N, K, A, ld.lda, B, ld.ldb, C, ld.ldc, &route));
 
     const int repeats = nc * size_t(K) > (1ull << 30) ? 20 : 100;
-    const auto [tuned, ref] = paired_medians_ms([&] { CHECK(sgemm_tuned(M, N, K, 1.0f, A, B, 0.0f, C)); },
+    const auto [tuned, ref] = paired_medians_ms([&] { CHECK(tuned_call(0.0f, A, B, C)); },
                                                 [&] { reference(0.0f, R); }, repeats);
     const double flop = 2.0 * M * N * double(K);
     const double tuned_tflops = flop / tuned / 1e9, ref_tflops = flop / ref / 1e9;
-    std::printf("%-16s %10.4f %9.2f %7.1f%% %10.4f %9.2f %7.1f%% %7.1f%% %9.1e %9.1e  %-6s %s\n", s.c_str(), tuned,
+    std::printf("%-20s %10.4f %9.2f %7.1f%% %10.4f %9.2f %7.1f%% %7.1f%% %9.1e %9.1e  %-6s %s\n", s.c_str(), tuned,
                 tuned_tflops, 100.0 * tuned_tflops / ceiling, ref, ref_tflops, 100.0 * ref_tflops / ceiling,
                 100.0 * ref / tuned, e0, e1, ok ? "ok" : "WRONG", sgemm_tune_runtime::path_name(route.path));
     log_ratio_sum += std::log(ref / tuned);
