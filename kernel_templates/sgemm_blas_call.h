@@ -272,10 +272,13 @@ constexpr int tile_kernel_splits(TileKernel k) {
 
 // The row-major product a BLAS entry (TunedShape::blas_product) was timed at: its sizes,
 // layout and ops on dense operands (dense_leading_dims) at aligned addresses, which the null
-// pointers stand for. `fits`: false where a size is beyond an int (no call has it).
+// pointers stand for. `fits`: false where a size is beyond an int (no call has it), or
+// blas_ops does not say what was tuned (not recorded: a header emitted before the field; or
+// bits sgemm-tune does not write).
 inline RowMajorGemm tuned_blas_product(const TunedShape &e, bool *fits) {
   constexpr long long kInt = 2147483647;
-  *fits = e.M >= 1 && e.N >= 1 && e.K >= 1 && e.M <= kInt && e.N <= kInt && e.K <= kInt;
+  *fits = e.M >= 1 && e.N >= 1 && e.K >= 1 && e.M <= kInt && e.N <= kInt && e.K <= kInt &&
+          (e.blas_ops & kBlasOpsRecorded) != 0 && (e.blas_ops & ~kBlasOpsKnown) == 0;
   if (!*fits) return RowMajorGemm{0, 0, 0, 1.0f, nullptr, 1, false, nullptr, 1, false, 0.0f, nullptr, 1};
   const sgemm_tune::Layout layout =
       (e.blas_ops & kBlasColMajor) != 0 ? sgemm_tune::Layout::ColMajor : sgemm_tune::Layout::RowMajor;
@@ -292,8 +295,9 @@ inline RowMajorGemm tuned_blas_product(const TunedShape &e, bool *fits) {
 // computation as), every row of A, B and C 16-byte aligned where the tuned one's were and
 // not where they were not, and the call runs on the same kernel of its tile
 // (tile_kernel_for): the machine code the tuner timed, over the same tiles, split the same
-// way. Leading dimensions larger than dense ones are taken where they keep that alignment:
-// they change which addresses are read, not what runs.
+// way. Leading dimensions larger than dense ones are taken where they keep that alignment
+// and stay within the tile's int offsets as the dense ones did: they change which addresses
+// are read, not what runs.
 inline int exact_blas_entry(const TunedShape *shapes, int n, const RowMajorGemm &product) {
   const RouteKey call = route_key(product);
   int best = -1;
@@ -307,8 +311,13 @@ inline int exact_blas_entry(const TunedShape *shapes, int n, const RowMajorGemm 
     if (key.M != call.M || key.N != call.N || key.K != call.K || key.bits != call.bits) continue;
     const TileKernel kernel = tile_kernel_for(e.tile, product);
     if (kernel != tile_kernel_for(e.tile, tuned)) continue;
+    if (leading_dimensions_fit_tile(e.tile, product.lda, product.ldb, product.ldc) !=
+        leading_dimensions_fit_tile(e.tile, tuned.lda, tuned.ldb, tuned.ldc))
+      continue;
     const RowMajorGemm g = edge_product(product).g;
     if (kernel != TileKernel::fast && !shape_fits_tile_edges(e.tile, g.M, g.N, g.K)) continue;
+    // The tail split's 1-D grid must hold the product's tiles (it adds at most a wave's parts).
+    if (kernel == TileKernel::edges && tile_edges_tail_split(e.tile, g.M, g.N, g.K, 1).grid_x == 0) continue;
     if (best < 0 || e.percent_of_cublas > shapes[best].percent_of_cublas) best = i;
   }
   return best;
@@ -317,7 +326,9 @@ inline int exact_blas_entry(const TunedShape *shapes, int n, const RowMajorGemm 
 // The `capacity` selections predicted fastest for `product` among `n` entries on a GPU of
 // `sms` SMs (select_kernels on the product the edge kernel computes), fastest first, into
 // `out`; returns how many. An entry tuned as a BLAS product of exactly this call
-// (exact_blas_entry) is the one candidate, as the tuner ran it. `tail_split`: as
+// (exact_blas_entry) is the one candidate, as the tuner ran it, unless a plain entry tuned at
+// the same product (exact_plain_entry: "1024x1024x1024" beside "1024x1024x1024:NN") reached
+// a higher percent of cuBLAS. `tail_split`: as
 // select_kernels takes it (false: none of the entries was timed with the tail split, and
 // none is taken as an exact BLAS match); never for a product that needs the kernel of any
 // operands, which has no tail split.
@@ -326,7 +337,10 @@ inline int select_candidates(const TunedShape *shapes, int n, const RowMajorGemm
   if (capacity < 1) return 0;
   if (tail_split && product.M > 0 && product.N > 0 && product.K > 0) {
     const int exact = exact_blas_entry(shapes, n, product);
-    if (exact >= 0) {
+    const int plain = exact < 0 ? -1
+                                : exact_plain_entry(shapes, n, product.M, product.N, product.K,
+                                                    fast_operands(product));
+    if (exact >= 0 && (plain < 0 || shapes[exact].percent_of_cublas >= shapes[plain].percent_of_cublas)) {
       const TileKernel kernel = tile_kernel_for(shapes[exact].tile, product);
       out[0] = Selection{SelectKind::exact, exact, kernel != TileKernel::fast, tile_kernel_splits(kernel), 0.0};
       return 1;

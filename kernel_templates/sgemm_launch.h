@@ -114,7 +114,7 @@ inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int
                                      float *C, int ldc, int operands, cudaStream_t stream, int slots = 0) {
   const dim3 block(static_cast<unsigned>(tile_threads(t)));
   if (splits == kEdgeFillSplit) {
-    if (slots < 1) return cudaErrorInvalidValue;
+    if (K > 0 && slots < 1) return cudaErrorInvalidValue;
     splits = K > 0 ? tile_edges_fill_splits(t, M, N, K, slots) : 1;
   }
   SgemmLaunchPlan plan = tile_edges_launch_plan(t, M, N, K > 0 ? splits : 1);

@@ -79,7 +79,8 @@ using sgemm_tune_kernels::select_for_product;
 using sgemm_tune_kernels::SgemmTile;
 
 // Launches a kernel compiled from source (by the compiler of the including build), K split
-// `splits` ways where it is the edge kernel (kEdgeTailSplit, 0: the tail split).
+// `splits` ways where it is the edge kernel (kEdgeTailSplit, 0: the tail split; kEdgeFillSplit,
+// -1: as many ways as fill the GPU).
 using SourceLaunch = cudaError_t (*)(const RowMajorGemm &g, int splits, cudaStream_t stream);
 
 // One tuned configuration: its shape and tile, and for each of its three kernels (the timed
@@ -1016,7 +1017,8 @@ inline cudaError_t sgemm(const GpuTable *gpus, int gpu_count, const RowMajorGemm
 // A route the caller chooses instead of the selection, for benchmarks that time every kernel
 // the selection could have picked (tools/bench_shapes --sweep): entry `entry` of the current
 // device's tunings, on its fast kernel or, where `edges`, its edge kernel (or kernel of any
-// operands) with K split `splits` ways (kEdgeTailSplit: the tail split, which the kernel of
+// operands) with K split `splits` ways (kEdgeFillSplit: as many as fill the GPU;
+// kEdgeTailSplit: the tail split, which the kernel of
 // any operands and an older header's machine code do not take), operands packed as
 // `packing` says. Returns cudaErrorInvalidValue, before any launch, where that kernel cannot
 // run the product; check_gemm(product) must have said `run`.

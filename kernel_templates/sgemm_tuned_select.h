@@ -50,16 +50,19 @@ struct TunedShape {
   long long rate_M, rate_N, rate_K;
   double rate_tflops;
   // Timed as a BLAS product (a shape written with ops, "1000x1000x1000:NT"), on whichever of
-  // the tile's kernels sgemm_tuned runs it with: never an exact match for a product of its
+  // the tile's kernels sgemm_tuned runs it with: an exact match only for its own call, as
+  // blas_ops says (sgemm_blas_call.h's exact_blas_entry), never for a plain product of its
   // sizes, and a tile to predict with only from a rate the same tile reached on its fast
   // kernel at a plain shape (rate_tflops): a measurement on an edge kernel at a small
   // product, scaled as the fast kernel's full-wave rate, had the suite's large products
   // choose these tiles and run 10-15% slower (bench/results/2026-12-02-h200-blas-shapes,
   // call3). Left out (headers emitted before it): false.
   bool blas_product = false;
-  // A BLAS product's layout and ops as the space wrote them (kBlas* bits; M, N, K as written
-  // too): the product sgemm_tuned takes as an exact match for this entry, on the kernel the
-  // tuner timed (sgemm_blas_call.h's exact_blas_entry). Left out: 0 (row-major, NN).
+  // A BLAS product's layout and ops as the space wrote them (M, N, K as written too):
+  // kBlasOpsRecorded, which sgemm-tune always sets, and the kBlas* bits of the ops. The
+  // product sgemm_tuned takes as an exact match for this entry, on the kernel the tuner timed
+  // (sgemm_blas_call.h's exact_blas_entry). Left out (a header emitted before the field), or
+  // with bits sgemm-tune does not write: no exact match, whatever was tuned.
   unsigned blas_ops = 0;
 };
 
@@ -69,11 +72,19 @@ struct TunedShape {
 // tables' initialisers.
 #define SGEMM_TUNE_TUNED_SHAPE_FIELDS 13
 
-// TunedShape::blas_ops: op(A) and op(B) transposed, operands column-major.
-enum : unsigned { kBlasTransA = 1u << 0, kBlasTransB = 1u << 1, kBlasColMajor = 1u << 2 };
+// TunedShape::blas_ops: op(A) and op(B) transposed, operands column-major; and that the
+// emitter recorded them (a field left out reads 0, which must not pass for row-major NN).
+enum : unsigned {
+  kBlasTransA = 1u << 0,
+  kBlasTransB = 1u << 1,
+  kBlasColMajor = 1u << 2,
+  kBlasOpsRecorded = 1u << 3,
+  kBlasOpsKnown = kBlasTransA | kBlasTransB | kBlasColMajor | kBlasOpsRecorded,
+};
 
 // What serves a product: entry `entry` (-1 for none), on its fast kernel or its edge
-// kernel with K split `splits` ways (kEdgeTailSplit, 0: the tail split), predicted to take
+// kernel with K split `splits` ways (kEdgeTailSplit, 0: the tail split; kEdgeFillSplit, -1:
+// the split that fills the GPU, only for an exact BLAS match), predicted to take
 // `predicted_ps`.
 struct Selection {
   SelectKind kind;
@@ -249,7 +260,8 @@ inline bool k_split_fits(const SgemmTile &t, long long K, int splits) {
 }
 
 // The predicted time, in picoseconds, of entry e's kernel on M x N x K with `sms` SMs: the
-// edge kernel with K split `splits` ways (kEdgeTailSplit: the tail split), adding its parts as `adds`
+// edge kernel with K split `splits` ways (kEdgeTailSplit: the tail split; kEdgeFillSplit: the split
+// that fills the GPU, at the entry's residency), adding its parts as `adds`
 // says, when `edges`, else the fast kernel (splits 1).
 inline double predict_time(const TunedShape &e, long long M, long long N, long long K, int sms, bool edges,
                            int splits, SplitAdds adds) {
@@ -284,6 +296,21 @@ struct FastOperands {
   constexpr bool fit(const SgemmTile &t) const { return layout && leading_dimensions_fit_tile(t, lda, ldb, ldc); }
 };
 
+// The plain entry tuned at exactly M x N x K whose fast kernel reads the operands (rule 1's
+// first half), the highest percent of cuBLAS where several are; -1 for none.
+inline int exact_plain_entry(const TunedShape *entries, int count, long long M, long long N, long long K,
+                             const FastOperands &fast) {
+  int exact = -1;
+  if (!fast.layout) return exact;
+  for (int i = 0; i < count; ++i) {
+    const TunedShape &e = entries[i];
+    if (e.blas_product || e.M != M || e.N != N || e.K != K || !shape_fits_tile(e.tile, M, N, K) || !fast.fit(e.tile))
+      continue;
+    if (exact < 0 || e.percent_of_cublas > entries[exact].percent_of_cublas) exact = i;
+  }
+  return exact;
+}
+
 // The rule above, keeping the `capacity` kernels predicted fastest rather than one:
 // writes them to `out`, fastest first, and returns how many there are (0: none takes the
 // shape). An exact match, which the tuner timed at this very shape, is the one candidate.
@@ -297,15 +324,7 @@ inline int select_kernels(const TunedShape *entries, int count, long long M, lon
                           const FastOperands &fast, int sms, SplitAdds adds, Selection *out, int capacity,
                           bool tail_split = true) {
   if (capacity < 1 || M <= 0 || N <= 0 || K <= 0) return 0;
-  int exact = -1;
-  if (fast.layout)
-    for (int i = 0; i < count; ++i) {
-      const TunedShape &e = entries[i];
-      if (e.blas_product || e.M != M || e.N != N || e.K != K || !shape_fits_tile(e.tile, M, N, K) ||
-          !fast.fit(e.tile))
-        continue;
-      if (exact < 0 || e.percent_of_cublas > entries[exact].percent_of_cublas) exact = i;
-    }
+  const int exact = exact_plain_entry(entries, count, M, N, K, fast);
   if (exact >= 0) {
     out[0] = Selection{SelectKind::exact, exact, false, 1, 0.0};
     return 1;

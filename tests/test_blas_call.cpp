@@ -453,7 +453,7 @@ TEST(BlasCall, ATunedBlasProductIsAnExactMatchForItsOwnCallOnly) {
   const TunedShape plain{4096, 4096, 4096, seed, 90.0, 45.0, 4};
   // 1000^3 NT, row-major: B stays transposed, the kernel of any operands; tuned with no plain
   // rate, so that it is never a tile to predict with.
-  const TunedShape nt{1000, 1000, 1000, seed, 95.0, 30.0, 4, 0, 0, 0, 0.0, true, kBlasTransB};
+  const TunedShape nt{1000, 1000, 1000, seed, 95.0, 30.0, 4, 0, 0, 0, 0.0, true, kBlasOpsRecorded | kBlasTransB};
   const TunedShape entries[] = {plain, nt};
   const auto choose = [&](const RowMajorGemm &g, bool tail_split = true) {
     Selection out[8];
@@ -496,8 +496,8 @@ TEST(BlasCall, ATunedBlasProductIsAnExactMatchForItsOwnCallOnly) {
 
   // NN entries: the edge kernel with its tail split where the tile does not divide the shape,
   // the fast kernel, unsplit, where it does.
-  const TunedShape nn[] = {{1000, 1000, 1000, seed, 95.0, 30.0, 4, 0, 0, 0, 0.0, true, 0},
-                           {1024, 512, 256, seed, 97.0, 31.0, 4, 0, 0, 0, 0.0, true, kBlasColMajor}};
+  const TunedShape nn[] = {{1000, 1000, 1000, seed, 95.0, 30.0, 4, 0, 0, 0, 0.0, true, kBlasOpsRecorded},
+                           {1024, 512, 256, seed, 97.0, 31.0, 4, 0, 0, 0, 0.0, true, kBlasOpsRecorded | kBlasColMajor}};
   Selection s[2];
   ASSERT_EQ(select_candidates(nn, 2, call(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 1000, 1000, 1000, 0, A), 132,
                               s, 2),
@@ -528,8 +528,8 @@ TEST(BlasCall, TunedBlasProductsAreDenseAtTheirLayoutAndOps) {
   for (Layout l : kLayouts)
     for (Op a : kOps)
       for (Op b : kOps) {
-        const unsigned ops = (a == Op::Trans ? kBlasTransA : 0u) | (b == Op::Trans ? kBlasTransB : 0u) |
-                             (l == Layout::ColMajor ? kBlasColMajor : 0u);
+        const unsigned ops = kBlasOpsRecorded | (a == Op::Trans ? kBlasTransA : 0u) |
+                             (b == Op::Trans ? kBlasTransB : 0u) | (l == Layout::ColMajor ? kBlasColMajor : 0u);
         const TunedShape e{10, 20, 30, SgemmTile{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0}, 90.0, 1.0, 1, 0, 0, 0, 0.0,
                            true, ops};
         bool fits = false;
@@ -538,9 +538,69 @@ TEST(BlasCall, TunedBlasProductsAreDenseAtTheirLayoutAndOps) {
         const RowMajorGemm want = tight_call(l, a, b, 10, 20, 30, nullptr, nullptr, nullptr).row_major();
         EXPECT_EQ(route_key(g), route_key(want)) << describe(l, a, b);
       }
-  bool fits = true;
-  tuned_blas_product(TunedShape{1LL << 40, 1, 1, SgemmTile{}, 90.0, 1.0, 1, 0, 0, 0, 0.0, true, 0}, &fits);
-  EXPECT_FALSE(fits);
+  // Sizes beyond an int; ops not recorded (a header emitted before blas_ops: 0 must not pass
+  // for row-major NN) or with bits sgemm-tune does not write: nothing to match.
+  for (const TunedShape &e : {TunedShape{1LL << 40, 1, 1, SgemmTile{}, 90.0, 1.0, 1, 0, 0, 0, 0.0, true,
+                                         kBlasOpsRecorded},
+                              TunedShape{10, 20, 30, SgemmTile{}, 90.0, 1.0, 1, 0, 0, 0, 0.0, true, 0},
+                              TunedShape{10, 20, 30, SgemmTile{}, 90.0, 1.0, 1, 0, 0, 0, 0.0, true, kBlasTransB},
+                              TunedShape{10, 20, 30, SgemmTile{}, 90.0, 1.0, 1, 0, 0, 0, 0.0, true,
+                                         kBlasOpsRecorded | (1u << 4)}}) {
+    bool fits = true;
+    tuned_blas_product(e, &fits);
+    EXPECT_FALSE(fits) << e.M << " " << e.blas_ops;
+  }
+}
+
+// Where a plain entry and a BLAS one were tuned at the same product, the higher percent of
+// cuBLAS wins; a BLAS entry whose ops were not recorded, or whose call would run on another
+// kernel of its tile than the tuned one (leading dimensions past the fast kernel's int
+// offsets), is no exact match.
+TEST(BlasCall, ExactMatchesOfBothKindsAreWeighedAndOnlyTrustedOnesCount) {
+  alignas(16) static float buffer[4];
+  const SgemmTile seed{128, 64, 16, 64, 32, 2, 4, 4, 2, 0, 0};
+  const auto dense = [&](int lda) {
+    return to_row_major(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 1024, 1088, 1024, 1.0f, buffer, lda, buffer,
+                        1088, 0.0f, buffer, 1088);
+  };
+  const auto first = [&](const TunedShape *entries, int n, const RowMajorGemm &g) {
+    Selection out[4];
+    return select_candidates(entries, n, g, 132, out, 4) > 0 ? out[0] : Selection{SelectKind::none, -1, false, 1, 0.0};
+  };
+  // 1024 x 1088 x 1024, which the seed tile (128 x 64) divides: its fast kernel, tuned plain
+  // (entry 0) and as NN (entry 1).
+  TunedShape plain{1024, 1088, 1024, seed, 99.0, 40.0, 4};
+  TunedShape nn{1024, 1088, 1024, seed, 50.0, 20.0, 4, 0, 0, 0, 0.0, true, kBlasOpsRecorded};
+  {
+    const TunedShape entries[] = {plain, nn};
+    const Selection s = first(entries, 2, dense(1024));
+    EXPECT_EQ(s.kind, SelectKind::exact);
+    EXPECT_EQ(s.entry, 0);
+  }
+  nn.percent_of_cublas = 99.5;
+  {
+    const TunedShape entries[] = {plain, nn};
+    const Selection s = first(entries, 2, dense(1024));
+    EXPECT_EQ(s.kind, SelectKind::exact);
+    EXPECT_EQ(s.entry, 1);
+    EXPECT_FALSE(s.edges);  // the seed tile divides it: the fast kernel, as tuned
+  }
+  // Not recorded: the plain entry's exact match stands.
+  nn.blas_ops = 0;
+  {
+    const TunedShape entries[] = {plain, nn};
+    EXPECT_EQ(first(entries, 2, dense(1024)).entry, 0);
+  }
+  // A leading dimension past the fast kernel's int offsets: the call would run the edge
+  // kernel, the tuned one ran the fast one.
+  nn.blas_ops = kBlasOpsRecorded;
+  const int far = 32 * 1024 * 1024;  // past INT_MAX / BM
+  ASSERT_FALSE(leading_dimensions_fit_tile(seed, far, 1088, 1088));
+  {
+    const TunedShape entries[] = {nn};
+    EXPECT_EQ(first(entries, 1, dense(1024)).kind, SelectKind::exact);
+    EXPECT_EQ(first(entries, 1, dense(far)).kind, SelectKind::none);
+  }
 }
 
 }  // namespace

@@ -294,8 +294,8 @@ TEST_F(GpuBlas, ATunedBlasProductRunsOnTheKernelItWasTimedOn) {
       EXPECT_EQ(c.at("path"), "tuned-edge-cubin") << c.at("line");
       EXPECT_EQ(c.at("route_splits"), "0") << c.at("line");
     } else {
+      // Predicted: the one entry with a rate to predict from.
       EXPECT_EQ(c.at("entry"), "512x512x512") << c.at("line");
-      EXPECT_NE(c.at("route_splits"), "-1") << c.at("line");
     }
   }
   // NT: paddings 0 and 4 at every offset, padding 3 off alignment (offsets 1 and 3); NN col:

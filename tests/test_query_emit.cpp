@@ -142,8 +142,9 @@ TEST_F(QueryTest, SelectionRuleExactThenPredicted) {
   EXPECT_EQ(select(0, 4096, 4096, true).kind, SelectKind::none);
   EXPECT_EQ(select(4096, 4096, 0, true).kind, SelectKind::none);
   // An entry timed as a BLAS product ("4096x4096x4096:NT", on whichever kernel ran it) is
-  // never an exact match for the plain product of its sizes, only a tile to predict with,
-  // and that only from the rate its tile reached at a plain shape.
+  // never an exact match for the plain product of its sizes in select_kernel (its own call is
+  // sgemm_blas_call.h's exact_blas_entry), only a tile to predict with, and that only from
+  // the rate its tile reached at a plain shape.
   for (auto &shape : shapes) shape.blas_product = true;
   ASSERT_GT(shapes[1].rate_tflops, 0.0);
   const auto blas = select(4096, 4096, 4096, true);

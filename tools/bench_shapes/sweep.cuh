@@ -100,13 +100,14 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   std::printf("# entries of %s (rule %s)\n", table.name, rt::table_rule_name(found.rule));
   std::printf("entry,M,N,K,BM,BN,BK,WM,WN,WNITER,TM,TN,STAGES,PREFETCH,STREAMK,tflops,percent_of_cublas,"
-              "blocks_per_sm,rate_M,rate_N,rate_K,rate_tflops\n");
+              "blocks_per_sm,rate_M,rate_N,rate_K,rate_tflops,blas_product,blas_ops\n");
   for (int i = 0; i < table.count; ++i) {
     const k::TunedShape &s = table.kernels[i].shape;
     const k::SgemmTile &t = s.tile;
-    std::printf("entry,%lld,%lld,%lld,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.4f,%.2f,%d,%lld,%lld,%lld,%.4f\n", s.M, s.N,
-                s.K, t.BM, t.BN, t.BK, t.WM, t.WN, t.WNITER, t.TM, t.TN, t.STAGES, t.PREFETCH, t.STREAMK, s.tflops,
-                s.percent_of_cublas, s.blocks_per_sm, s.rate_M, s.rate_N, s.rate_K, s.rate_tflops);
+    std::printf("entry,%lld,%lld,%lld,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.4f,%.2f,%d,%lld,%lld,%lld,%.4f,%d,%u\n", s.M,
+                s.N, s.K, t.BM, t.BN, t.BK, t.WM, t.WN, t.WNITER, t.TM, t.TN, t.STAGES, t.PREFETCH, t.STREAMK, s.tflops,
+                s.percent_of_cublas, s.blocks_per_sm, s.rate_M, s.rate_N, s.rate_K, s.rate_tflops,
+                s.blas_product ? 1 : 0, s.blas_ops);
   }
   std::printf("# sms,%d\n", sms);
   std::printf("choice,problem,set,layout,ops,M,N,K,lda,ldb,ldc,offset,cublas_ms,chosen_entry,chosen_kernel,"

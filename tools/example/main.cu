@@ -134,11 +134,31 @@ struct Problem {
   sgemm_tune::Op op_a = sgemm_tune::Op::NoTrans, op_b = sgemm_tune::Op::NoTrans;
 };
 
-bool parse_problem(const std::string &text, Problem *p) {
-  int used = 0;
-  if (std::sscanf(text.c_str(), "%dx%dx%d%n", &p->M, &p->N, &p->K, &used) != 3 || p->M < 1 || p->N < 1 || p->K < 1)
+// A positive int written in decimal digits alone, at text[*at], up to `end`; false for
+// anything else or past INT_MAX.
+bool parse_size(const std::string &text, size_t *at, char end, int *out) {
+  long long v = 0;
+  const size_t start = *at;
+  for (; *at < text.size() && text[*at] != end; ++*at) {
+    const char c = text[*at];
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+    if (v > 2147483647) return false;
+  }
+  *out = static_cast<int>(v);
+  return *at > start && v >= 1;
+}
+
+// MxNxK (x or X between the sizes), then optionally :OPS and :col or :row, as a search space
+// writes shapes.
+bool parse_problem(std::string text, Problem *p) {
+  for (char &c : text)
+    if (c == 'X') c = 'x';
+  size_t at = 0;
+  if (!parse_size(text, &at, 'x', &p->M) || at++ == text.size() || !parse_size(text, &at, 'x', &p->N) ||
+      at++ == text.size() || !parse_size(text, &at, ':', &p->K))
     return false;
-  const std::string rest = text.substr(static_cast<size_t>(used));
+  const std::string rest = text.substr(at);
   if (rest.empty()) return true;
   // ":OPS", then ":col" or ":row" or nothing.
   if (rest.size() < 3 || rest[0] != ':') return false;

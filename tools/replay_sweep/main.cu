@@ -166,7 +166,7 @@ int main(int argc, char **argv) {
     if (f.empty() || (f[0] != "entry" && f[0] != "choice") || (f.size() > 1 && (f[1] == "M" || f[1] == "problem")))
       continue;
     if (f[0] == "entry") {
-      if (f.size() != 17 && f.size() != 22) fail(where + ": an entry has 17 or 22 fields");
+      if (f.size() != 17 && f.size() != 22 && f.size() != 24) fail(where + ": an entry has 17, 22 or 24 fields");
       k::TunedShape e{};
       e.M = integer(f[1], where, 1), e.N = integer(f[2], where, 1), e.K = integer(f[3], where, 1);
       int *tile[] = {&e.tile.BM, &e.tile.BN, &e.tile.BK, &e.tile.WM, &e.tile.WN, &e.tile.WNITER,
@@ -178,6 +178,10 @@ int main(int argc, char **argv) {
         e.blocks_per_sm = static_cast<int>(integer(f[17], where, 0, 1024));
         e.rate_M = integer(f[18], where), e.rate_N = integer(f[19], where), e.rate_K = integer(f[20], where);
         e.rate_tflops = real(f[21], where);
+      }
+      if (f.size() == 24) {  // sweeps since BLAS entries: what their exact match and prediction read
+        e.blas_product = int_field(f[22], where, 0) != 0;
+        e.blas_ops = static_cast<unsigned>(integer(f[23], where, 0, 0xffffffffLL));
       }
       if (k::check_tile(e.tile) != k::TileRule::ok) fail(where + ": the tile breaks the kernel's rules");
       entries.push_back(e);
@@ -199,7 +203,7 @@ int main(int argc, char **argv) {
       if (!(p.cublas_ms > 0)) fail(where + ": cuBLAS's time is not positive");
       p.recorded_entry = int_field(f[13], where, -1);
       p.recorded_kernel = f[14];
-      p.recorded_splits = int_field(f[15], where, 0);
+      p.recorded_splits = int_field(f[15], where, k::kEdgeFillSplit);  // -1: an exact BLAS match's fill split
     }
     // Splits 0: the edge kernel's tail split (kEdgeTailSplit).
     const Choice c{int_field(f[16], where), int_field(f[18], where, 0), f[17], real(f[19], where),

@@ -86,7 +86,8 @@ Fingerprint CurrentEnvironment::fingerprint_for(const std::string &gpu, const st
 
 sgemm_tune_kernels::TunedShape tuned_shape(const BestEntry &e) {
   const unsigned ops = !e.shape.blas ? 0u
-                                     : (e.shape.trans_a ? sgemm_tune_kernels::kBlasTransA : 0u) |
+                                     : sgemm_tune_kernels::kBlasOpsRecorded |
+                                           (e.shape.trans_a ? sgemm_tune_kernels::kBlasTransA : 0u) |
                                            (e.shape.trans_b ? sgemm_tune_kernels::kBlasTransB : 0u) |
                                            (e.shape.col_major ? sgemm_tune_kernels::kBlasColMajor : 0u);
   return sgemm_tune_kernels::TunedShape{e.shape.M,         e.shape.N,         e.shape.K,         e.tile,

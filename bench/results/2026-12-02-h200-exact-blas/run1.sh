@@ -10,3 +10,8 @@ OUT=$OUT/tests tools/gpu_session.sh --test-limit 420 --time-limit 150 -- --space
 for s in 1000x1000x1000:NT 1000x1000x1000:NN 1024x1536x512:TT 457x637x981:NN:col 1164x1102x439:NT; do
   .device/sgemm-tune best --db "$OUT/tests/tune.db" --shape $s
 done 2>&1 | tee "$OUT/best.txt"
+# SASS of cubins NVRTC compiled on the CPU machine (as the tuner does) for issue 12's and
+# the medium products' kernels: cuobjdump is only on the GPU machine.
+mkdir -p "$OUT/sass"
+for c in .device/sass/*.cubin; do cuobjdump -sass "$c" > "$OUT/sass/$(basename "$c" .cubin).sass" 2>&1; done
+ls -la "$OUT/sass"
