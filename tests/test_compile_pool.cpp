@@ -11,6 +11,7 @@
 #include "tuner/pipeline/compile_pool.h"
 #include "tuner/pipeline/judge.h"
 #include "tuner/pipeline/wakeup.h"
+#include "tuner/prune/sm_limits.h"
 #include "tuner/space/enumerate.h"
 
 namespace sgemm_tune {
@@ -85,6 +86,59 @@ TEST(CompilePool, BlasShapesBringTheEdgeKernelsThatRunThem) {
     EXPECT_GT(c.usage.registers, 0);
     EXPECT_NE(c.cubin, k.cubin);
   }
+}
+
+// The template with an edge kernel that NVRTC refuses, whatever the tile; its fast kernel
+// and its kernel of any operands compile as before.
+KernelSource with_broken_edge_kernel() {
+  KernelSource source = KernelSource::embedded();
+  const std::string body = "  using namespace detail;\n  const bool narrow = operands & kOperandNarrowAB;";
+  for (auto &[name, text] : source.headers) {
+    const std::size_t at = text.find(body);
+    if (at == std::string::npos) continue;
+    text.insert(at, "  static_assert(BM < 0, \"this edge kernel does not compile\");\n");
+    return source;
+  }
+  ADD_FAILURE() << "the edge kernel's body was not found in the template";
+  return source;
+}
+
+// An edge kernel that fails to compile fails the shapes it would run, not the tile: the
+// fast kernel and the kernel of any operands still run theirs.
+TEST(CompilePool, ACompanionThatFailsToCompileFailsOnlyTheShapesItRuns) {
+  const auto tiles = small_space_tiles(1);
+  ASSERT_EQ(tiles.size(), 1u);
+  const SgemmTile tile = tiles[0];
+  // The fast kernel, the edge kernel (1000^3 NN) and the kernel of any operands (NT).
+  const std::vector<Shape> shapes = {parse_shape("1024x1024x1024"), parse_shape("1000x1000x1000:NN"),
+                                     parse_shape("1024x1024x1024:NT")};
+  CompilePool pool(with_broken_edge_kernel(), sm90(), tiles, 1, KernelVariant::exact, {},
+                   [&](const SgemmTile &t) { return companions_for(t, shapes); });
+  const auto outcome = pool.next();
+  ASSERT_TRUE(outcome && outcome->kernel) << (outcome ? outcome->error : "no outcome");
+  const CompiledKernel &k = *outcome->kernel;
+  ASSERT_EQ(k.companions.size(), 1u);
+  EXPECT_EQ(k.companions[0].variant, KernelVariant::any);
+  ASSERT_EQ(k.companion_failures.size(), 1u);
+  EXPECT_EQ(k.companion_failures[0].variant, KernelVariant::edges);
+  EXPECT_NE(k.companion_failures[0].error.find("sgemm_double_buffered_edges"), std::string::npos)
+      << k.companion_failures[0].error;
+  EXPECT_NE(k.companion_failures[0].log.find("this edge kernel does not compile"), std::string::npos)
+      << k.companion_failures[0].log;
+
+  const CompiledJudgement j = judge_compiled(k, outcome->seconds, shapes, PruneSettings{}, sm_limits_for_arch("sm_90"),
+                                             [](const Shape &) { return false; });
+  ASSERT_EQ(j.rows.size(), 3u);
+  EXPECT_EQ(j.rows[0].shape, shapes[0]);
+  EXPECT_NE(j.rows[0].status, CandidateStatus::compile_failed);
+  EXPECT_EQ(j.rows[1].shape, shapes[1]);
+  EXPECT_EQ(j.rows[1].status, CandidateStatus::compile_failed);
+  EXPECT_EQ(j.rows[1].reason, "nvrtc");
+  EXPECT_NE(j.rows[1].detail.find("this edge kernel does not compile"), std::string::npos) << j.rows[1].detail;
+  EXPECT_GT(j.rows[1].compile_seconds, 0);
+  EXPECT_EQ(j.rows[2].shape, shapes[2]);
+  EXPECT_NE(j.rows[2].status, CandidateStatus::compile_failed);
+  EXPECT_EQ(j.rows[2].registers, k.companions[0].usage.registers) << "the kernel of any operands runs NT";
 }
 
 TEST(CompilePool, NothingToCompileEndsAtOnce) {

@@ -114,14 +114,16 @@ CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &
   return out;
 }
 
-std::vector<CompanionKernel> compile_companions(const KernelSource &source, const CompileOptions &options,
-                                                const SgemmTile &tile, const std::vector<KernelVariant> &variants) {
-  std::vector<CompanionKernel> out;
+void compile_companions(const KernelSource &source, const CompileOptions &options, CompiledKernel &kernel,
+                        const std::vector<KernelVariant> &variants) {
   for (KernelVariant variant : variants) {
-    CompiledKernel k = compile_kernel(source, options, tile, variant);
-    out.push_back(CompanionKernel{variant, std::move(k.lowered_name), std::move(k.cubin), k.usage});
+    try {
+      CompiledKernel k = compile_kernel(source, options, kernel.tile, variant);
+      kernel.companions.push_back(CompanionKernel{variant, std::move(k.lowered_name), std::move(k.cubin), k.usage});
+    } catch (const CompileError &e) {
+      kernel.companion_failures.push_back(CompanionFailure{variant, e.what(), e.log()});
+    }
   }
-  return out;
 }
 
 void compile_every_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile) {

@@ -31,6 +31,14 @@ struct CompanionKernel {
   ResourceUsage usage;
 };
 
+// A companion NVRTC refused. Only the shapes it would run fail: the fast kernel and the other
+// companions still run theirs.
+struct CompanionFailure {
+  KernelVariant variant = KernelVariant::edges;
+  std::string error;  // one line
+  std::string log;    // NVRTC's full log
+};
+
 struct CompiledKernel {
   SgemmTile tile{};
   std::string name_expression;
@@ -40,6 +48,7 @@ struct CompiledKernel {
   std::string log;
   double seconds = 0;
   std::vector<CompanionKernel> companions;  // compile_companions; empty when not asked for
+  std::vector<CompanionFailure> companion_failures;  // those of the companions asked for that failed
 };
 
 // A failed compilation. what() is one line; log() holds everything NVRTC said.
@@ -57,10 +66,12 @@ class CompileError : public std::runtime_error {
 CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile,
                               KernelVariant variant = KernelVariant::exact);
 
-// The tile's kernels `variants` (edges, any), for timing BLAS shapes (shape.h) as
-// sgemm_tuned runs them. Thread-safe; throws CompileError.
-std::vector<CompanionKernel> compile_companions(const KernelSource &source, const CompileOptions &options,
-                                                const SgemmTile &tile, const std::vector<KernelVariant> &variants);
+// The kernel's tile's kernels `variants` (edges, any), for timing BLAS shapes (shape.h) as
+// sgemm_tuned runs them, into kernel.companions; one that fails to compile goes to
+// kernel.companion_failures instead, so that it fails only the shapes it would run.
+// Thread-safe.
+void compile_companions(const KernelSource &source, const CompileOptions &options, CompiledKernel &kernel,
+                        const std::vector<KernelVariant> &variants);
 
 // Compiles every kernel the template instantiates for a tile, the fast one, its edge
 // kernel and its kernel of any operands, in one program, and keeps no machine code: the check that the tile

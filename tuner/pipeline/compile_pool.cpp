@@ -29,7 +29,7 @@ void CompilePool::work() {
       CompiledKernel kernel = compile_kernel(source_, options_, tiles_[i], variant_);
       if (companions_) {
         const std::vector<KernelVariant> variants = companions_(tiles_[i]);
-        if (!variants.empty()) kernel.companions = compile_companions(source_, options_, tiles_[i], variants);
+        if (!variants.empty()) compile_companions(source_, options_, kernel, variants);
       }
       out.kernel = std::move(kernel);
     } catch (const CompileError &e) {

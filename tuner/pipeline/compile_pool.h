@@ -29,7 +29,8 @@ class CompilePool {
   // `on_ready` is called on a compiling thread after each outcome is ready to take, e.g.
   // to wake a caller that waits for other things too (try_next). Each kernel comes with
   // the tile's edge kernels that `companions` names for it (compile_companions; none when
-  // it is empty), which a failure of theirs fails too.
+  // it is empty); one of them that fails to compile is recorded in the kernel
+  // (companion_failures) and fails only the shapes it would run.
   using Companions = std::function<std::vector<KernelVariant>(const SgemmTile &)>;
   CompilePool(KernelSource source, CompileOptions options, std::vector<SgemmTile> tiles, int jobs,
               KernelVariant variant = KernelVariant::exact, std::function<void()> on_ready = {},

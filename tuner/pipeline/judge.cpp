@@ -13,6 +13,14 @@ const ResourceUsage &serving_usage(const CompiledKernel &kernel, const Shape &sh
   return kernel.usage;
 }
 
+// Why the kernel that runs `shape` is missing: a companion NVRTC refused; null when it is there.
+const CompanionFailure *serving_failure(const CompiledKernel &kernel, const Shape &shape) {
+  const KernelVariant variant = serving_kernel(kernel.tile, shape);
+  for (const CompanionFailure &f : kernel.companion_failures)
+    if (f.variant == variant) return &f;
+  return nullptr;
+}
+
 }  // namespace
 
 ResultRow result_row(const Shape &shape, const SgemmTile &tile, CandidateStatus status, std::string reason,
@@ -101,6 +109,12 @@ CompiledJudgement judge_compiled(const CompiledKernel &kernel, double compile_se
   j.verdict = prune_after_compile(tile, usage, j.occupancy, prune);
   for (const Shape &s : shapes) {
     if (!tile_serves_shape(tile, s) || measured_before(s)) continue;
+    if (const CompanionFailure *failed = serving_failure(kernel, s)) {
+      j.rows.push_back(result_row(s, tile, CandidateStatus::compile_failed, "nvrtc", failed->error));
+      if (!failed->log.empty()) j.rows.back().detail += "\n" + failed->log;
+      j.rows.back().compile_seconds = compile_seconds;
+      continue;
+    }
     j.rows.push_back(result_row(s, tile, j.verdict.pruned ? CandidateStatus::pruned : CandidateStatus::ok,
                                 j.verdict.reason, j.verdict.detail));
     ResultRow &r = j.rows.back();

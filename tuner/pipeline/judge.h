@@ -42,7 +42,8 @@ struct CompiledJudgement {
   Occupancy occupancy;
   SurvivorInfo survivor;  // what the report lists, when not pruned
   // One per shape the tile tiles and that `measured_before` does not exclude: pruned, or
-  // ok until the GPU says otherwise.
+  // ok until the GPU says otherwise; compile_failed where the kernel that would run it is a
+  // companion that failed to compile (kernel.companion_failures).
   std::vector<ResultRow> rows;
 };
 

@@ -284,6 +284,11 @@ class TuningRun {
     CompiledJudgement j = judge_compiled(kernel, outcome.seconds, o_.shapes, o_.space.prune, target_.limits,
                                          [&](const Shape &s) { return database_ && database_->prior(kernel.tile, s); });
     tally_.count(RunEvent::compiled);
+    for (const CompanionFailure &f : kernel.companion_failures)
+      say("compile failed: " + describe_tile(kernel.tile) +
+          (f.variant == KernelVariant::any ? " (kernel of any operands" : " (edge kernel") +
+          ", so its BLAS shapes on that kernel fail; the others are measured): " +
+          log_excerpt(f.log.empty() ? f.error : f.log));
     if (j.verdict.pruned) {
       tally_.count(RunEvent::pruned_after_compile, j.verdict.reason);
       return std::move(j.rows);
@@ -291,9 +296,12 @@ class TuningRun {
     tally_.count(RunEvent::survived);
     report_.survivors.push_back(j.survivor);
     if (!gpu_) return std::move(j.rows);
-    // Recorded when measured (record_measured).
-    gpu_->submit(std::move(*outcome.kernel), j.occupancy, std::move(j.rows));
-    return {};
+    // The shapes whose kernel failed to compile are recorded now, the rest when measured
+    // (record_measured).
+    std::vector<ResultRow> failed, to_measure;
+    for (ResultRow &r : j.rows) (r.status == CandidateStatus::ok ? to_measure : failed).push_back(std::move(r));
+    if (!to_measure.empty()) gpu_->submit(std::move(*outcome.kernel), j.occupancy, std::move(to_measure));
+    return failed;
   }
 
   const TuneOptions &o_;
