@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "broken_edge_kernel.h"
 #include "test_paths.h"
 
 #include "tuner/pipeline/compile_pool.h"
@@ -88,21 +89,6 @@ TEST(CompilePool, BlasShapesBringTheEdgeKernelsThatRunThem) {
   }
 }
 
-// The template with an edge kernel that NVRTC refuses, whatever the tile; its fast kernel
-// and its kernel of any operands compile as before.
-KernelSource with_broken_edge_kernel() {
-  KernelSource source = KernelSource::embedded();
-  const std::string body = "  using namespace detail;\n  const bool narrow = operands & kOperandNarrowAB;";
-  for (auto &[name, text] : source.headers) {
-    const std::size_t at = text.find(body);
-    if (at == std::string::npos) continue;
-    text.insert(at, "  static_assert(BM < 0, \"this edge kernel does not compile\");\n");
-    return source;
-  }
-  ADD_FAILURE() << "the edge kernel's body was not found in the template";
-  return source;
-}
-
 // An edge kernel that fails to compile fails the shapes it would run, not the tile: the
 // fast kernel and the kernel of any operands still run theirs.
 TEST(CompilePool, ACompanionThatFailsToCompileFailsOnlyTheShapesItRuns) {
@@ -112,7 +98,7 @@ TEST(CompilePool, ACompanionThatFailsToCompileFailsOnlyTheShapesItRuns) {
   // The fast kernel, the edge kernel (1000^3 NN) and the kernel of any operands (NT).
   const std::vector<Shape> shapes = {parse_shape("1024x1024x1024"), parse_shape("1000x1000x1000:NN"),
                                      parse_shape("1024x1024x1024:NT")};
-  CompilePool pool(with_broken_edge_kernel(), sm90(), tiles, 1, KernelVariant::exact, {},
+  CompilePool pool(testing::with_broken_edge_kernel(), sm90(), tiles, 1, KernelVariant::exact, {},
                    [&](const SgemmTile &t) { return companions_for(t, shapes); });
   const auto outcome = pool.next();
   ASSERT_TRUE(outcome && outcome->kernel) << (outcome ? outcome->error : "no outcome");

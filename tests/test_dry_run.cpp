@@ -1,6 +1,9 @@
 // The pipeline up to timing, with no GPU: enumerate, judge, compile for sm_90, prune.
+#include <sstream>
+
 #include <gtest/gtest.h>
 
+#include "broken_edge_kernel.h"
 #include "small_dry_run.h"
 #include "test_paths.h"
 
@@ -54,6 +57,50 @@ TEST(DryRun, CountsAndSurvivorsOfASmallSpace) {
   // Progress reached the end.
   ASSERT_FALSE(updates.empty());
   EXPECT_EQ(updates.back().done, updates.back().total);
+}
+
+// An edge kernel that fails to compile fails the BLAS shapes it runs, each candidate's at
+// its own row, and is counted and said as such; the candidates stay survivors by their
+// plain shape, as they are without the failure.
+TEST(DryRun, AnEdgeKernelThatFailsToCompileFailsOnlyItsShapes) {
+  TuneOptions plain = small_dry_run();
+  plain.shapes = {parse_shape("1024x1024x1024")};
+  const TuneReport expected = run_tuning(plain);
+
+  TuneOptions o = small_dry_run();
+  o.kernel = testing::with_broken_edge_kernel();
+  o.shapes = {parse_shape("1024x1024x1024"), parse_shape("1000x1000x1000:NN")};
+  std::vector<std::string> messages;
+  TuneCallbacks cb;
+  cb.message = [&](const std::string &m) { messages.push_back(m); };
+  const TuneReport r = run_tuning(o, cb);
+  EXPECT_EQ(r.counts.compile_failed, 0u);
+  EXPECT_EQ(r.counts.compiled, expected.counts.compiled);
+  EXPECT_EQ(r.counts.survivors, expected.counts.survivors);
+  EXPECT_GT(r.counts.compiled, 0u);
+  EXPECT_EQ(r.counts.companion_failed, r.counts.compiled) << "one shape of each compiled candidate";
+  EXPECT_EQ(report_to_json(r)["counts"]["companion_failed"], r.counts.compiled);
+  ASSERT_EQ(messages.size(), r.counts.compiled);
+  for (const std::string &m : messages) {
+    EXPECT_NE(m.find("compile failed: "), std::string::npos) << m;
+    EXPECT_NE(m.find("its edge kernel, which runs 1000x1000x1000:NN"), std::string::npos) << m;
+    EXPECT_EQ(m.find("1024x1024x1024"), std::string::npos) << m;
+  }
+  std::ostringstream text;
+  print_report(r, text, 5);
+  EXPECT_NE(text.str().find(std::to_string(r.counts.compiled) +
+                            " (candidate, shape) pairs failed to compile their edge kernel"),
+            std::string::npos)
+      << text.str();
+
+  // With nothing else to run, the candidate fails as a whole.
+  o.shapes = {parse_shape("1000x1000x1000:NN")};
+  const TuneReport alone = run_tuning(o);
+  EXPECT_EQ(alone.counts.compiled, 0u);
+  EXPECT_EQ(alone.counts.survivors, 0u);
+  EXPECT_EQ(alone.counts.companion_failed, 0u);
+  EXPECT_GT(alone.counts.compile_failed, 0u);
+  EXPECT_EQ(alone.counts.compile_failed + alone.counts.pruned_total() + alone.counts.invalid, alone.counts.candidates);
 }
 
 TEST(DryRun, JsonCarriesCountsAndSurvivorsByParameterName) {

@@ -122,6 +122,8 @@ void compile_companions(const KernelSource &source, const CompileOptions &option
       kernel.companions.push_back(CompanionKernel{variant, std::move(k.lowered_name), std::move(k.cubin), k.usage});
     } catch (const CompileError &e) {
       kernel.companion_failures.push_back(CompanionFailure{variant, e.what(), e.log()});
+    } catch (const std::exception &e) {
+      kernel.companion_failures.push_back(CompanionFailure{variant, e.what(), {}});
     }
   }
 }

@@ -67,9 +67,9 @@ CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &
                               KernelVariant variant = KernelVariant::exact);
 
 // The kernel's tile's kernels `variants` (edges, any), for timing BLAS shapes (shape.h) as
-// sgemm_tuned runs them, into kernel.companions; one that fails to compile goes to
-// kernel.companion_failures instead, so that it fails only the shapes it would run.
-// Thread-safe.
+// sgemm_tuned runs them, into kernel.companions; one that fails to compile (or throws
+// anything else) goes to kernel.companion_failures instead, so that it fails only the
+// shapes it would run. Thread-safe.
 void compile_companions(const KernelSource &source, const CompileOptions &options, CompiledKernel &kernel,
                         const std::vector<KernelVariant> &variants);
 

@@ -59,6 +59,8 @@ void print_counts(const TuneReport &r, std::ostream &out) {
     }
     out << ")";
   }
+  if (c.companion_failed)
+    out << ", " << c.companion_failed << " (candidate, shape) pairs failed to compile their edge kernel";
   out << ", " << c.survivors << " survivors";
   if (c.deferred) out << ", " << c.deferred << " left for the second stage";
   out << "\n";
@@ -150,6 +152,7 @@ nlohmann::json counts_to_json(const TuneCounts &c) {
           {"invalid", c.invalid},
           {"compiled", c.compiled},
           {"compile_failed", c.compile_failed},
+          {"companion_failed", c.companion_failed},
           {"pruned", c.pruned},
           {"pruned_total", c.pruned_total()},
           {"survivors", c.survivors},

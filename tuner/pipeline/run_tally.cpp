@@ -38,6 +38,7 @@ void RunTally::count(RunEvent event, std::string_view reason) {
     case RunEvent::launch_failed: ++c.measurements, ++c.launch_failed; break;
     case RunEvent::reused: ++c.reused; break;
     case RunEvent::occupancy_mismatch: ++c.occupancy_model_mismatches; break;
+    case RunEvent::companion_failed: ++c.companion_failed; break;
   }
   if (settles(event)) ++progress_.done;
 }

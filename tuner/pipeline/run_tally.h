@@ -32,6 +32,7 @@ enum class RunEvent {
   launch_failed,       // one shape
   reused,              // one shape measured before
   occupancy_mismatch,  // the runtime's blocks per SM differ from the model's
+  companion_failed,    // one shape of a compiled candidate: the kernel that runs it did not compile
 };
 
 // The event for a measurement of one candidate at one shape.

@@ -279,16 +279,36 @@ class TuningRun {
     return compile_failure_rows(outcome, o_.shapes);
   }
 
+  // "compile failed" for each companion of `kernel` that NVRTC refused, with the shapes
+  // among `rows` it fails; nothing for one whose shapes were all measured before.
+  void say_companion_failures(const CompiledKernel &kernel, const std::vector<ResultRow> &rows) {
+    for (const CompanionFailure &f : kernel.companion_failures) {
+      std::string shapes;
+      for (const ResultRow &r : rows)
+        if (r.status == CandidateStatus::compile_failed && serving_kernel(kernel.tile, r.shape) == f.variant)
+          shapes += (shapes.empty() ? "" : ", ") + r.shape.to_string();
+      if (shapes.empty()) continue;
+      say("compile failed: " + describe_tile(kernel.tile) + ": " +
+          (f.variant == KernelVariant::any ? "its kernel of any operands" : "its edge kernel") + ", which runs " +
+          shapes + ": " + log_excerpt(f.log.empty() ? f.error : f.log));
+    }
+  }
+
   std::vector<ResultRow> compiled(CompileOutcome &outcome) {
     const CompiledKernel &kernel = *outcome.kernel;
     CompiledJudgement j = judge_compiled(kernel, outcome.seconds, o_.shapes, o_.space.prune, target_.limits,
                                          [&](const Shape &s) { return database_ && database_->prior(kernel.tile, s); });
+    // A companion that failed to compile fails the shapes it runs (judge_compiled); the
+    // candidate fails as a whole only where that leaves it nothing else.
+    const std::size_t failed_shapes = static_cast<std::size_t>(std::count_if(
+        j.rows.begin(), j.rows.end(), [](const ResultRow &r) { return r.status == CandidateStatus::compile_failed; }));
+    say_companion_failures(kernel, j.rows);
+    if (failed_shapes > 0 && failed_shapes == j.rows.size()) {
+      tally_.count(RunEvent::compile_failed);
+      return std::move(j.rows);
+    }
     tally_.count(RunEvent::compiled);
-    for (const CompanionFailure &f : kernel.companion_failures)
-      say("compile failed: " + describe_tile(kernel.tile) +
-          (f.variant == KernelVariant::any ? " (kernel of any operands" : " (edge kernel") +
-          ", so its BLAS shapes on that kernel fail; the others are measured): " +
-          log_excerpt(f.log.empty() ? f.error : f.log));
+    for (std::size_t i = 0; i < failed_shapes; ++i) tally_.count(RunEvent::companion_failed);
     if (j.verdict.pruned) {
       tally_.count(RunEvent::pruned_after_compile, j.verdict.reason);
       return std::move(j.rows);

@@ -91,6 +91,9 @@ struct TuneCounts {
   std::size_t invalid = 0;     // break a rule, or tile none of the shapes
   std::size_t compiled = 0;
   std::size_t compile_failed = 0;
+  // (candidate, shape) pairs of compiled candidates whose shape runs on a companion kernel
+  // (an edge kernel, for a BLAS shape) that failed to compile: recorded compile_failed.
+  std::size_t companion_failed = 0;
   std::map<std::string, std::size_t> pruned;  // by reason code
   std::size_t survivors = 0;
   std::size_t measurements = 0;  // candidate x shape pairs run on the GPU
