@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Instructions of each loop in a `cuobjdump -sass` listing, by opcode.
+
+A loop is the range from a backward branch's target to the branch; nested loops are listed
+each (an outer loop's count includes its inner loops). For reading where a kernel variant's
+instructions go: the K steps' FFMA share, a stage's copies and address arithmetic.
+    sass_loops.py base.sass variant.sass
+"""
+import collections
+import re
+import sys
+
+
+def instructions(path):
+    out = []
+    for line in open(path):
+        m = re.match(r'\s+/\*([0-9a-f]{4,})\*/\s+(.*?);', line)
+        if m:
+            out.append((int(m.group(1), 16), m.group(2).strip()))
+    return out
+
+
+def opcode(text):
+    words = text.split()
+    op = words[1] if words[0].startswith('@') else words[0]
+    return op.split('.')[0]
+
+
+def main(paths):
+    for path in paths:
+        code = instructions(path)
+        index = {address: i for i, (address, _) in enumerate(code)}
+        print(f'== {path}: {len(code)} instructions')
+        for i, (address, text) in enumerate(code):
+            m = re.search(r'BRA (?:!?P\d, )?0x([0-9a-f]+)', text)
+            if not m:
+                continue
+            target = int(m.group(1), 16)
+            if target >= address or target not in index:
+                continue
+            body = code[index[target]:i + 1]
+            counts = collections.Counter(opcode(t) for _, t in body)
+            ffma = counts['FFMA']
+            print(f'  loop {target:#x}-{address:#x}: {len(body)} instructions, FFMA {ffma} '
+                  f'({100 * ffma / len(body):.1f}%)', dict(counts.most_common(14)))
+
+
+if __name__ == '__main__':
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1:])
