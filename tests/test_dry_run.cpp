@@ -89,7 +89,7 @@ TEST(DryRun, AnEdgeKernelThatFailsToCompileFailsOnlyItsShapes) {
   std::ostringstream text;
   print_report(r, text, 5);
   EXPECT_NE(text.str().find(std::to_string(r.counts.compiled) +
-                            " (candidate, shape) pairs failed to compile their edge kernel"),
+                            " (candidate, shape) pairs whose kernel failed to compile"),
             std::string::npos)
       << text.str();
 

@@ -13,6 +13,15 @@ const ResourceUsage &serving_usage(const CompiledKernel &kernel, const Shape &sh
   return kernel.usage;
 }
 
+// The row of a shape whose kernel NVRTC refused: `error` one line, `log` all it said.
+ResultRow compile_failed_row(const Shape &shape, const SgemmTile &tile, const std::string &error,
+                             const std::string &log, double compile_seconds) {
+  ResultRow row = result_row(shape, tile, CandidateStatus::compile_failed, "nvrtc", error);
+  if (!log.empty()) row.detail += "\n" + log;
+  row.compile_seconds = compile_seconds;
+  return row;
+}
+
 // Why the kernel that runs `shape` is missing: a companion NVRTC refused; null when it is there.
 const CompanionFailure *serving_failure(const CompiledKernel &kernel, const Shape &shape) {
   const KernelVariant variant = serving_kernel(kernel.tile, shape);
@@ -110,9 +119,7 @@ CompiledJudgement judge_compiled(const CompiledKernel &kernel, double compile_se
   for (const Shape &s : shapes) {
     if (!tile_serves_shape(tile, s) || measured_before(s)) continue;
     if (const CompanionFailure *failed = serving_failure(kernel, s)) {
-      j.rows.push_back(result_row(s, tile, CandidateStatus::compile_failed, "nvrtc", failed->error));
-      if (!failed->log.empty()) j.rows.back().detail += "\n" + failed->log;
-      j.rows.back().compile_seconds = compile_seconds;
+      j.rows.push_back(compile_failed_row(s, tile, failed->error, failed->log, compile_seconds));
       continue;
     }
     j.rows.push_back(result_row(s, tile, j.verdict.pruned ? CandidateStatus::pruned : CandidateStatus::ok,
@@ -142,9 +149,7 @@ std::vector<ResultRow> compile_failure_rows(const CompileOutcome &outcome, const
   std::vector<ResultRow> rows;
   for (const Shape &s : shapes) {
     if (!tile_serves_shape(outcome.tile, s)) continue;
-    rows.push_back(result_row(s, outcome.tile, CandidateStatus::compile_failed, "nvrtc", outcome.error));
-    if (!outcome.log.empty()) rows.back().detail += "\n" + outcome.log;
-    rows.back().compile_seconds = outcome.seconds;
+    rows.push_back(compile_failed_row(s, outcome.tile, outcome.error, outcome.log, outcome.seconds));
   }
   return rows;
 }

@@ -60,7 +60,7 @@ void print_counts(const TuneReport &r, std::ostream &out) {
     out << ")";
   }
   if (c.companion_failed)
-    out << ", " << c.companion_failed << " (candidate, shape) pairs failed to compile their edge kernel";
+    out << ", " << c.companion_failed << " (candidate, shape) pairs whose kernel failed to compile";
   out << ", " << c.survivors << " survivors";
   if (c.deferred) out << ", " << c.deferred << " left for the second stage";
   out << "\n";
