@@ -10,13 +10,16 @@
 # default .device), CUDA_ARCHITECTURES (default: the GPU in hand), SWEEP_SECONDS (then, after
 # the benchmark, time every kernel the selection could pick for each problem, for at most
 # this long, into $OUT/sweep.csv: bench_shapes --sweep), DISPATCH (predicted, the default,
-# or measured: the header's sgemm_tune::Dispatch for the benchmark). Exit status: the
+# or measured: the header's sgemm_tune::Dispatch for the benchmark), PROBLEMS (a problem list,
+# bench_shapes --problems, in place of the random, suite and named sets). Exit status: the
 # benchmark's (1 if any problem failed, 2 a CUDA error), else 1 naming the step that failed.
 set -uo pipefail
 : "${OUT:?set OUT to the folder for logs}"
 # Paths as the caller meant them, before moving to the repository's root.
 OUT=$(realpath -m "$OUT")
 [[ -n "${DB:-}" ]] && DB=$(realpath -m "$DB")
+problems=()
+[[ -n "${PROBLEMS:-}" ]] && problems=(--problems "$(realpath -m "$PROBLEMS")")
 cd "$(dirname "$0")/.."
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
 BIN=${BIN:-.device}
@@ -53,13 +56,13 @@ rm -rf "$work/build"
     cmake --build "$work/build"; } >"$OUT/shapes-build.log" 2>&1 ||
   { tail -20 "$OUT/shapes-build.log"; echo "build failed: $OUT/shapes-build.log" | tee -a "$OUT/shapes.txt"; exit 1; }
 
-"$work/build/bench_shapes" --self-test --seed "$SEED" --count "$COUNT" 2>&1 | tee -a "$OUT/shapes.txt"
+"$work/build/bench_shapes" --self-test --seed "$SEED" --count "$COUNT" "${problems[@]}" 2>&1 | tee -a "$OUT/shapes.txt"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || { echo "self-test failed" | tee -a "$OUT/shapes.txt"; exit 1; }
 
-"$work/build/bench_shapes" --seed "$SEED" --count "$COUNT" --dispatch "$DISPATCH" 2>&1 | tee -a "$OUT/shapes.txt"
+"$work/build/bench_shapes" --seed "$SEED" --count "$COUNT" --dispatch "$DISPATCH" "${problems[@]}" 2>&1 | tee -a "$OUT/shapes.txt"
 rc=${PIPESTATUS[0]}
 if [[ -n "${SWEEP_SECONDS:-}" ]]; then
-  "$work/build/bench_shapes" --sweep --sweep-seconds "$SWEEP_SECONDS" --seed "$SEED" --count "$COUNT" \
+  "$work/build/bench_shapes" --sweep --sweep-seconds "$SWEEP_SECONDS" --seed "$SEED" --count "$COUNT" "${problems[@]}" \
     >"$OUT/sweep.csv" 2>&1
   sweep_rc=$?
   echo "sweep exit $sweep_rc: $(grep -c '^choice,' "$OUT/sweep.csv") choices; $(tail -1 "$OUT/sweep.csv")" | tee -a "$OUT/shapes.txt"

@@ -10,6 +10,8 @@
 //       could pick for each problem, verified and timed, as CSV (sweep.cuh)
 // and, to look at a few problems under a profiler (ncu),
 //   --only I,J,...   run only these problems, by their numbers in the full set's table
+//   --problems FILE  the problems of FILE (read_problem_list in problems.h) in place of the
+//                    random, suite and named sets: an experiment on chosen products
 //   --verify-only    verify each problem (two calls per side: beta 0, then 0.5) and time nothing
 // and --beta B times the calls with beta = B (default 0; each timed call then reads C, which
 // starts as each side's verified beta = 0.5 result): what an epilogue that reads C costs;
@@ -156,7 +158,7 @@ bool parse_problem_numbers(const char *list, std::vector<bool> *only) {
 
 int usage() {
   std::fprintf(stderr, "usage: bench_shapes [--self-test | --sweep [--sweep-seconds T]] [--seed S] [--count N] "
-                       "[--only I,J,...] [--verify-only] [--beta B] [--dispatch predicted|measured]\n");
+                       "[--only I,J,...] [--problems FILE] [--verify-only] [--beta B] [--dispatch predicted|measured]\n");
   return 2;
 }
 
@@ -170,6 +172,7 @@ int main(int argc, char **argv) {
   float timed_beta = 0.0f;
   std::vector<bool> only;  // only[i]: problem number i + 1 was named by --only (empty: all of them)
   double sweep_seconds = 300;
+  std::string problem_list;  // --problems: a file of problems in place of the generated sets
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--self-test") {
@@ -202,6 +205,9 @@ int main(int argc, char **argv) {
       if (d != "predicted" && d != "measured") return usage();
       sgemm_tune::set_dispatch(d == "measured" ? sgemm_tune::Dispatch::measured : sgemm_tune::Dispatch::predicted);
       continue;
+    } else if (arg == "--problems") {
+      problem_list = value;
+      continue;
     } else if (arg == "--only") {
       if (!parse_problem_numbers(value, &only)) return usage();
       continue;
@@ -219,13 +225,21 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "bench_shapes: --only, --verify-only and --beta go with neither --self-test nor --sweep\n");
     return 2;
   }
+  std::vector<Problem> problems;
+  if (problem_list.empty()) {
+    problems = make_problems(seed, count);
+  } else {
+    std::string error;
+    if (!read_problem_list(problem_list, &problems, &error)) {
+      std::fprintf(stderr, "bench_shapes: --problems %s\n", error.c_str());
+      return 2;
+    }
+  }
   if (self_test) {
     const int failures = run_self_test();
-    describe_problems(make_problems(seed, count));
+    describe_problems(problems);
     return failures ? 1 : 0;
   }
-
-  const std::vector<Problem> problems = make_problems(seed, count);
   if (only.size() > problems.size()) {
     std::fprintf(stderr, "bench_shapes: --only names problem %zu; the set has %zu\n", only.size(), problems.size());
     return 2;
@@ -269,7 +283,7 @@ int main(int argc, char **argv) {
     (o.ok() ? passed : failed) += 1;
     std::printf("%4zu %-6s %-3s %c%c %5d %5d %5d %5d %5d %5d %3d %10.4f %10.4f %6.1f%% %8.1e %8.1e %-4s %-16s %5d %10.4f "
                 "%10.3f %5d",
-                i + 1, p.suite ? "suite" : p.named ? "named" : "random", layout_name(c.layout), op_name(c.op_a), op_name(c.op_b), c.M, c.N,
+                i + 1, set_name(p), layout_name(c.layout), op_name(c.op_a), op_name(c.op_b), c.M, c.N,
                 c.K, c.lda, c.ldb, c.ldc, p.offset, o.tuned_ms, o.cublas_ms, 100.0 * o.ratio(), o.error_beta0,
                 o.error_beta, o.ok() ? "ok" : "FAIL", o.path, o.splits, o.predicted_ms, o.first_ms,
                 o.candidates_timed);
@@ -281,8 +295,9 @@ int main(int argc, char **argv) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   std::printf("%d problems in %.0f s\n", passed + failed, seconds);
-  std::printf("geometric mean of cuBLAS time / tuned time: all %s; random %s; suite %s; named %s\n",
+  std::printf("geometric mean of cuBLAS time / tuned time: all %s; %s %s; suite %s; named %s\n",
               geometric_mean(problems, outcomes, [](const Problem &) { return true; }).c_str(),
+              problem_list.empty() ? "random" : "listed",
               geometric_mean(problems, outcomes, [](const Problem &p) { return !p.suite && !p.named; }).c_str(),
               geometric_mean(problems, outcomes, [](const Problem &p) { return p.suite; }).c_str(),
               geometric_mean(problems, outcomes, [](const Problem &p) { return p.named; }).c_str());

@@ -7,6 +7,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "blas_mapping.h"
@@ -36,7 +39,12 @@ struct Problem {
   int offset;  // floats between each operand and the aligned start of its allocation
   bool suite;  // one of the tuned suite's shapes, not the random set
   bool named;  // one of the named shapes off every tuned tile (1000^3, 3000^3, 4096x4096x4100)
+  bool listed = false;  // read from a problem list (--problems), in place of every set above
 };
+
+inline const char *set_name(const Problem &p) {
+  return p.listed ? "listed" : p.suite ? "suite" : p.named ? "named" : "random";
+}
 
 constexpr int kMinDim = 64, kMaxDim = 8192;
 
@@ -96,6 +104,71 @@ inline std::vector<Problem> make_problems(uint64_t seed, int count) {
     out.push_back(Problem{BlasCall{Layout::RowMajor, Op::NoTrans, Op::NoTrans, M, N, K, K, N, N}, 0, false, true});
   }
   return out;
+}
+
+// The problems of a list, for an experiment on chosen products (the same shape in every op
+// pair, aligned and not, say): a problem a line,
+//   LAYOUT OPS M N K [LDA LDB LDC [OFFSET]]
+// LAYOUT row or col, OPS two of N and T (op(A), then op(B)), leading dimensions by default
+// the least CBLAS accepts, OFFSET the floats (0 to 3) between each operand and an aligned
+// start; '#' begins a comment. False, with the line and what is wrong in *error, for
+// anything else: sizes 1 to 16384, leading dimensions from the least to 65536.
+inline bool read_problem_list(const std::string &path, std::vector<Problem> *out, std::string *error) {
+  std::ifstream in(path);
+  if (!in) {
+    *error = path + ": cannot be read";
+    return false;
+  }
+  std::string text;
+  for (int number = 1; std::getline(in, text); ++number) {
+    const auto fail = [&](const std::string &why) {
+      *error = path + ":" + std::to_string(number) + ": " + why;
+      return false;
+    };
+    text = text.substr(0, text.find('#'));
+    std::istringstream line(text);
+    std::string layout, ops;
+    if (!(line >> layout)) continue;  // blank or a comment
+    BlasCall c{};
+    if (layout != "row" && layout != "col") return fail("layout '" + layout + "': row or col");
+    c.layout = layout == "row" ? Layout::RowMajor : Layout::ColMajor;
+    if (!(line >> ops) || ops.size() != 2 || (ops[0] != 'N' && ops[0] != 'T') || (ops[1] != 'N' && ops[1] != 'T'))
+      return fail("ops: two of N and T, as NT");
+    c.op_a = ops[0] == 'T' ? Op::Trans : Op::NoTrans;
+    c.op_b = ops[1] == 'T' ? Op::Trans : Op::NoTrans;
+    if (!(line >> c.M >> c.N >> c.K)) return fail("M N K: three integers after the ops");
+    for (int d : {c.M, c.N, c.K})
+      if (d < 1 || d > 16384) return fail("a size of " + std::to_string(d) + ": 1 to 16384");
+    c.lda = c.a().min_ld(c.layout);
+    c.ldb = c.b().min_ld(c.layout);
+    c.ldc = c.c().min_ld(c.layout);
+    int offset = 0, lda = 0;
+    if (line >> lda) {
+      c.lda = lda;
+      if (!(line >> c.ldb >> c.ldc)) return fail("leading dimensions: all three, LDA LDB LDC");
+      const int least[] = {c.a().min_ld(c.layout), c.b().min_ld(c.layout), c.c().min_ld(c.layout)};
+      const int given[] = {c.lda, c.ldb, c.ldc};
+      for (int i = 0; i < 3; ++i)
+        if (given[i] < least[i] || given[i] > 65536)
+          return fail(std::string("ld") + "abc"[i] + " " + std::to_string(given[i]) + ": " + std::to_string(least[i]) +
+                      " to 65536");
+      if (line >> offset && (offset < 0 || offset > 3)) return fail("offset " + std::to_string(offset) + ": 0 to 3");
+    }
+    if (!line.eof()) {
+      line.clear();
+      std::string rest;
+      line >> rest;
+      if (!rest.empty()) return fail("'" + rest + "' past the problem");
+    }
+    Problem p{c, offset, false, false};
+    p.listed = true;
+    out->push_back(p);
+  }
+  if (out->empty()) {
+    *error = path + ": no problems";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace bench_shapes

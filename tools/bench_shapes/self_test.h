@@ -114,9 +114,10 @@ inline void describe_problems(const std::vector<Problem> &problems) {
   for (auto &x : pair)
     for (auto &y : x)
       for (bool z : y) pairs_seen += z;
-  std::printf("problems: %d random (%d of the 8 layout/op pairs, %d with padded leading dimensions, %d at an "
+  const char *kind = !problems.empty() && problems.front().listed ? "listed" : "random";
+  std::printf("problems: %d %s (%d of the 8 layout/op pairs, %d with padded leading dimensions, %d at an "
               "offset, %d with M, N and K all multiples of 32), %zu suite and named\n",
-              random, pairs_seen, padded, offset, aligned32, problems.size() - random);
+              random, kind, pairs_seen, padded, offset, aligned32, problems.size() - random);
 }
 
 }  // namespace bench_shapes

@@ -185,7 +185,7 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
         ++failures;
       }
       std::printf("choice,%zu,%s,%s,%c%c,%d,%d,%d,%d,%d,%d,%d,%.5f,%d,%s,%d,%d,%s,%d,%.5f,%.5f,%.1e\n", pi + 1,
-                  p.suite ? "suite" : p.named ? "named" : "random", layout_name(c.layout), op_name(c.op_a),
+                  set_name(p), layout_name(c.layout), op_name(c.op_a),
                   op_name(c.op_b), c.M, c.N, c.K, c.lda, c.ldb, c.ldc, p.offset, cublas_ms, chosen_entry,
                   chosen_entry >= 0 ? path_kind(chosen.path) : "default", chosen.splits,
                   static_cast<int>(r.kernel - table.kernels), path_kind(r.path), r.splits, r.predicted_ps * 1e-9, ms,
