@@ -168,6 +168,68 @@ __device__ __forceinline__ void store4_guarded(float *__restrict__ C, int ldc, i
   }
 }
 
+// A thread's run of RUN consecutive floats (RUN a multiple of 4) of one line of C, `out`, at
+// positions pos .. pos + RUN - 1 of line `line` (lines `ld` floats apart; only lines below
+// `lines` and positions below `length` are written), stored, or added atomically where
+// `accumulate`, with 16-byte accesses although the line is not 16-byte aligned: each thread
+// writes the aligned 16 bytes that start `u` floats into each of its groups of four, u being
+// what the line's alignment leaves before a 16-byte boundary, the last u floats of them taken
+// from the next thread of the run, `nextLane` lanes on (a warp shuffle). The first thread of a
+// line's runs (`first`) writes its first u floats alone, the last (`last`) its last 4 - u:
+// every float of the runs once. With 4-byte accesses instead, a split of K's atomic adds
+// took 20-50% longer for a C one float off alignment than for an aligned one
+// (bench/results/2026-12-03-h200-narrow-factors, call1). Every lane of the warp calls it,
+// with the same RUN and nextLane: the shuffles need the whole warp. C is never read.
+template <int RUN>
+__device__ __forceinline__ void store_run_realigned(float *__restrict__ C, long long ld, int line, int pos, int lines,
+                                                    int length, const float (&out)[RUN], int nextLane, bool first,
+                                                    bool last, bool accumulate) {
+  static_assert(RUN % 4 == 0, "a run is whole groups of four");
+  float next[3];
+#pragma unroll
+  for (int j = 0; j < 3; ++j) next[j] = __shfl_down_sync(0xffffffffu, out[j], nextLane);
+  if (line >= lines) return;
+  float *p = C + line * ld + pos;
+  const int u = static_cast<int>((4 - (reinterpret_cast<unsigned long long>(p) >> 2)) & 3);
+  const auto put = [&](float *e, float v) {
+    if (accumulate)
+      atomicAdd(e, v);
+    else
+      *e = v;
+  };
+  if (first)
+#pragma unroll
+    for (int j = 0; j < 3; ++j)
+      if (j < u && pos + j < length) put(p + j, out[j]);
+  // w[i]: the float at pos + u + i, this thread's own while u + i < RUN, else the next's.
+  float w[RUN];
+#pragma unroll
+  for (int i = 0; i < RUN; ++i) {
+    const float v1 = i + 1 < RUN ? out[i + 1] : next[i + 1 - RUN];
+    const float v2 = i + 2 < RUN ? out[i + 2] : next[i + 2 - RUN];
+    const float v3 = i + 3 < RUN ? out[i + 3] : next[i + 3 - RUN];
+    w[i] = u == 0 ? out[i] : u == 1 ? v1 : u == 2 ? v2 : v3;
+  }
+#pragma unroll
+  for (int c = 0; c < RUN; c += 4) {
+    const int q = pos + u + c;
+    float *e = p + u + c;
+    // The last thread's last group holds only its own 4 - u floats (none from a next thread).
+    const int own = last && c + 4 == RUN ? 4 - u : 4;
+    if (own == 4 && q + 4 <= length) {
+      const float4 v = make_float4(w[c], w[c + 1], w[c + 2], w[c + 3]);
+      if (accumulate)
+        atomic_add4(reinterpret_cast<float4 *>(e), v);
+      else
+        *reinterpret_cast<float4 *>(e) = v;
+      continue;
+    }
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (j < own && q + j < length) put(e + j, w[c + j]);
+  }
+}
+
 // The rows of a thread's TM x TN cells in a warp sub-tile whose old C the edge kernel's
 // epilogue loads at once: the most that divide TM and hold at most 16 floats (four float4
 // loads in flight), at least one.
@@ -187,30 +249,40 @@ __device__ __forceinline__ void cp_async_wait() {
 
 
 // C = beta C (0 when beta == 0, without reading C) over a LINES x LENGTH block of C that
-// starts at `c`, lines `ld` apart, of which `lines` x `length` lie inside the matrix. The
-// NUM_THREADS threads take 4 consecutive elements of a line at a time, 16 bytes at once
-// where `vec` (C's rows 16-byte aligned) and all 4 lie inside, and load kBatch such
-// groups before storing any: a load that follows a store into the same array is not moved
-// above it, so one group at a time waits out a load's latency per group (28 us for a 2442 x
-// 118 C at beta 0.5 on the H200, against 5 us at beta 0, which reads nothing; bench/NOTES.md).
+// starts at `c`, lines `ld` floats apart, of which `lines` x `length` lie inside the matrix.
+// The NUM_THREADS threads take 4 consecutive elements of a line at a time, 16 bytes at once
+// where all 4 lie inside: a line that does not start 16-byte aligned is taken from its first
+// 16-byte boundary, u floats in, and the thread of its first group also takes those u alone
+// (4-byte accesses throughout cost a C one float off alignment more than the split it
+// prepares gained: bench/results/2026-12-03-h200-narrow-factors). Each thread loads kBatch
+// such groups before storing any: a load that follows a store into the same array is not
+// moved above it, so one group at a time waits out a load's latency per group (28 us for a
+// 2442 x 118 C at beta 0.5 on the H200, against 5 us at beta 0, which reads nothing;
+// bench/NOTES.md).
 // Not inlined: inlined into the edge kernel, it raised that kernel's registers by up to 61
 // (NVRTC, sm_90; 166 -> 219 at 64 x 64 x 32), which cost the main loop blocks per SM.
 template <int LINES, int LENGTH, int NUM_THREADS>
-__device__ __noinline__ void scale_block(float *__restrict__ c, long long ld, int lines, int length, float beta, bool vec) {
+__device__ __noinline__ void scale_block(float *__restrict__ c, long long ld, int lines, int length, float beta) {
   static_assert(LENGTH % 4 == 0, "a line is whole groups of 4");
   // (A constant at namespace scope would put an internal symbol into the cubin, whose name
   // differs from process to process.)
   constexpr int kBatch = 4, kGroupsPerLine = LENGTH / 4, kGroups = LINES * kGroupsPerLine;
   const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  // The floats before line `line`'s first 16-byte boundary (0 to 3).
+  const auto lead = [&](int line) {
+    return static_cast<int>((4 - (reinterpret_cast<unsigned long long>(c + line * ld) >> 2)) & 3);
+  };
   for (int first = threadIdx.x; first < kGroups; first += kBatch * NUM_THREADS) {
     float4 v[kBatch];
 #pragma unroll
     for (int b = 0; b < kBatch; ++b) {
-      const int g = first + b * NUM_THREADS, line = g / kGroupsPerLine, e = g % kGroupsPerLine * 4;
+      const int g = first + b * NUM_THREADS, line = g / kGroupsPerLine;
       v[b] = zero;
-      if (beta == 0.0f || g >= kGroups || line >= lines || e >= length) continue;
+      if (beta == 0.0f || g >= kGroups || line >= lines) continue;
+      const int u = lead(line), e = g % kGroupsPerLine * 4 + u;
       const float *p = c + line * ld + e;
-      if (vec && e + 4 <= length) {
+      if (e >= length) continue;
+      if (e + 4 <= length) {
         v[b] = *reinterpret_cast<const float4 *>(p);
       } else {
         v[b].x = p[0];
@@ -221,12 +293,19 @@ __device__ __noinline__ void scale_block(float *__restrict__ c, long long ld, in
     }
 #pragma unroll
     for (int b = 0; b < kBatch; ++b) {
-      const int g = first + b * NUM_THREADS, line = g / kGroupsPerLine, e = g % kGroupsPerLine * 4;
-      if (g >= kGroups || line >= lines || e >= length) continue;
+      const int g = first + b * NUM_THREADS, line = g / kGroupsPerLine;
+      if (g >= kGroups || line >= lines) continue;
+      const int u = lead(line), e = g % kGroupsPerLine * 4 + u;
       float *p = c + line * ld + e;
+      // A line's first group's thread takes the floats before the boundary too, one by one.
+      if (g % kGroupsPerLine == 0)
+#pragma unroll
+        for (int j = 0; j < 3; ++j)
+          if (j < u && j < length) p[j - u] = beta == 0.0f ? 0.0f : beta * p[j - u];
+      if (e >= length) continue;
       const float4 out =
           beta == 0.0f ? zero : make_float4(beta * v[b].x, beta * v[b].y, beta * v[b].z, beta * v[b].w);
-      if (vec && e + 4 <= length) {
+      if (e + 4 <= length) {
         *reinterpret_cast<float4 *>(p) = out;
       } else {
         p[0] = out.x;
@@ -267,18 +346,18 @@ __device__ void stream_k_prepare(int ldc, float beta, float *__restrict__ C, lon
 }
 
 // C = beta C (0 when beta == 0, without reading C) over the part of output tile (tileRow,
-// tileCol) that lies inside M x N: the edge kernel's scale pass. 16-byte accesses where `vec`
-// (C's rows 16-byte aligned), else 4-byte ones: any ldc. With transC the product's element
-// (row, col) is C's (col, row), so the tile lies in C as BN lines of BM.
+// tileCol) that lies inside M x N: the edge kernel's scale pass, any ldc and any alignment.
+// With transC the product's element (row, col) is C's (col, row), so the tile lies in C as BN
+// lines of BM.
 template <int BM, int BN, int NUM_THREADS>
 __device__ void scale_tile(int tileRow, int tileCol, int M, int N, float beta, float *__restrict__ C, int ldc,
-                           bool transC, bool vec) {
+                           bool transC) {
   const int row0 = tileRow * BM, col0 = tileCol * BN;
   const int rows = M - row0 < BM ? M - row0 : BM, cols = N - col0 < BN ? N - col0 : BN;
   if (transC)
-    scale_block<BN, BM, NUM_THREADS>(C + static_cast<long long>(col0) * ldc + row0, ldc, cols, rows, beta, vec);
+    scale_block<BN, BM, NUM_THREADS>(C + static_cast<long long>(col0) * ldc + row0, ldc, cols, rows, beta);
   else
-    scale_block<BM, BN, NUM_THREADS>(C + static_cast<long long>(row0) * ldc + col0, ldc, rows, cols, beta, vec);
+    scale_block<BM, BN, NUM_THREADS>(C + static_cast<long long>(row0) * ldc + col0, ldc, rows, cols, beta);
 }
 
 // Whether span `index` of SIZE elements (rows of a tile, columns, K slices) lies wholly
@@ -450,7 +529,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     // Split-K scales every tile of its grid, the tail split the last `rest` tiles, one a block.
     const int t = static_cast<int>(tileCount - gridDim.x + blockIdx.x);
     detail::scale_tile<BM, BN, NUM_THREADS>(tailSplit ? t / tilesN : blockIdx.y, tailSplit ? t % tilesN : blockIdx.x, M,
-                                            N, beta, C, ldc, transC, vecC);
+                                            N, beta, C, ldc, transC);
     return;
   }
 
@@ -713,6 +792,51 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     // fast kernel keeps its code.
     const bool loadFirst = kEdges && !kAny && !kBodyNarrow && readC && !accumulate && !transC;
     constexpr int kLoadRows = kEdges && !kAny && !kBodyNarrow ? detail::epilogue_load_rows(TM, TN) : TM;
+    // C not 16-byte aligned and not read (beta 0, or a split of K adding its part): each run
+    // of a thread's floats along a line of C stored 16 bytes at a time, realigned across the
+    // lanes of the run's line (store_run_realigned), instead of 4 bytes at a time. Not in the
+    // kernel of any operands (its widest tiles are at the edge of spilling, above).
+    if constexpr (kEdges && !kAny) {
+      if (!vecC && (accumulate || !readC) && (!transC || TM % 4 == 0)) {
+        constexpr int kLanesAlongN = WSUBN / TN, kLanesAlongM = kWarpSize / kLanesAlongN;
+        constexpr int kRow = WNITER * TN;  // threadResults between consecutive rows
+        if constexpr (TM % 4 == 0) {
+          if (transC) {
+            // A thread's TM rows of one column are a run of a line of the N x M matrix C holds.
+#pragma unroll
+            for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
+#pragma unroll
+              for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol)
+#pragma unroll
+                for (int n = 0; n < TN; ++n) {
+                  const int row = tileRow * BM + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM;
+                  const int col = tileCol * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + n;
+                  float run[TM];
+#pragma unroll
+                  for (int m = 0; m < TM; ++m) run[m] = alpha * threadResults[(wSubRow * TM + m) * kRow + wSubCol * TN + n];
+                  detail::store_run_realigned<TM>(C, ldc, col, row, N, M, run, kLanesAlongN, place.rowInWarp == 0,
+                                                  place.rowInWarp == kLanesAlongM - 1, accumulate);
+                }
+            return;
+          }
+        }
+#pragma unroll
+        for (int wSubRow = 0; wSubRow < WMITER; ++wSubRow)
+#pragma unroll
+          for (int m = 0; m < TM; ++m)
+#pragma unroll
+            for (int wSubCol = 0; wSubCol < WNITER; ++wSubCol) {
+              const int row = tileRow * BM + place.warpRow * WM + wSubRow * WSUBM + place.rowInWarp * TM + m;
+              const int col = tileCol * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN;
+              float run[TN];
+#pragma unroll
+              for (int n = 0; n < TN; ++n) run[n] = alpha * threadResults[(wSubRow * TM + m) * kRow + wSubCol * TN + n];
+              detail::store_run_realigned<TN>(C, ldc, row, col, M, N, run, 1, place.colInWarp == 0,
+                                              place.colInWarp == kLanesAlongN - 1, accumulate);
+            }
+        return;
+      }
+    }
     if constexpr (kEdges && !kAny && TM % 4 == 0) {
       // C stored transposed: the product's element (row, col) at C[col * ldc + row], so a
       // thread's TM rows of one column lie next to each other. Stored four rows at a time,

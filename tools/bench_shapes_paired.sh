@@ -9,13 +9,17 @@
 # COMMIT writes one into .device/base; its sgemm_tile_rules.h must equal this tree's, which
 # the emit checks). DB: a database tuned
 # by this version (tools/bench_shapes.sh leaves one in its OUT). ROUNDS (default 2) rounds of
-# seeds SEEDS (default "1 2"), COUNT (default 48), BIN (default .device).
+# seeds SEEDS (default "1 2"), COUNT (default 48), BIN (default .device), PROBLEMS (a problem
+# list, bench_shapes --problems, in place of the generated sets; one seed is then enough),
+# DISPATCH (predicted or measured: each program's sgemm_tune::Dispatch; default what
+# SGEMM_TUNE_DISPATCH says, else predicted).
 # Both headers are emitted --from-source (nvcc compiles every kernel of both versions): the
 # database's machine code was compiled from this version's template, and emit ships none
 # for the base's, whose fingerprint differs; NVRTC and nvcc allocate registers differently,
 # so mixing the two would compare compilers as well as versions.
 # CUDA_ARCHITECTURES (default: the GPU in hand) and BUILD_ONLY=1 (build both versions, run
-# nothing) check both builds on a machine without a GPU.
+# nothing) check both builds on a machine without a GPU. REUSE_BUILD=1 runs the programs an
+# earlier run of this script built (same DB and versions: another problem set, say).
 # Writes $OUT/paired-{base,new}-seed*-round*.txt and prints each set's geometric mean per run.
 # Odd rounds run the base first, even rounds the new version.
 set -uo pipefail
@@ -38,12 +42,19 @@ BIN=${BIN:-.device}
 ROUNDS=${ROUNDS:-2}
 SEEDS=${SEEDS:-1 2}
 COUNT=${COUNT:-48}
+options=()
+[[ -n "${PROBLEMS:-}" ]] && options+=(--problems "$(realpath -m "$PROBLEMS")")
+[[ -n "${DISPATCH:-}" ]] && options+=(--dispatch "$DISPATCH")
 work=/tmp/bench_shapes_paired
 mkdir -p "$OUT" "$work"
 
 # One header and one program per version: VERSION TEMPLATE-DIR SOURCE-TREE
 build() {
   local version=$1 templates=$2 tree=$3
+  if [[ "${REUSE_BUILD:-0}" == 1 && -x "$work/$version/build/bench_shapes" ]]; then
+    echo "reusing $work/$version/build/bench_shapes" >"$OUT/paired-$version-build.log"
+    return 0
+  fi
   "$BIN/sgemm-tune" emit --db "$DB" --out "$work/$version/sgemm_tuned.h" --template-dir "$templates" --from-source \
     >"$OUT/paired-$version-emit.txt" 2>&1 || { cat "$OUT/paired-$version-emit.txt"; return 1; }
   rm -rf "$work/$version/build"
@@ -86,7 +97,7 @@ for round in $(seq 1 "$ROUNDS"); do
     [[ $((round % 2)) -eq 0 ]] && order="new base"
     for version in $order; do
       log=$OUT/paired-$version-seed$seed-round$round.txt
-      "$work/$version/build/bench_shapes" --seed "$seed" --count "$COUNT" >"$log" 2>&1 || rc=1
+      "$work/$version/build/bench_shapes" --seed "$seed" --count "$COUNT" "${options[@]}" >"$log" 2>&1 || rc=1
       echo "round $round seed $seed $version: $(grep '^geometric mean' "$log")"
     done
     # The tuned times of the same problems, version against version: cuBLAS's own time
@@ -96,7 +107,7 @@ for round in $(seq 1 "$ROUNDS"); do
 import sys
 from bench_table import gmean, load
 base, new = load(sys.argv[1]), load(sys.argv[2])
-for group in ("random", "suite", "named"):
+for group in ("random", "listed", "suite", "named"):
     r = [base[k].ms / new[k].ms for k in base if k in new and base[k].set == group]
     if r:
         print("  %s: base time / new time, geometric mean %.3f over %d" % (group, gmean(r), len(r)))
@@ -119,14 +130,14 @@ for base_log in sorted(glob.glob(os.path.join(sys.argv[1], "paired-base-seed*-ro
     for k in base:
         if k in new:
             b, n = base[k], new[k]
-            key = (b.set, b.what if b.set != "random" else "seed%s#%d" % (seed, k))
+            key = (b.set, b.what if b.set not in ("random", "listed") else "seed%s#%d" % (seed, k))
             ratios.setdefault(key, []).append(b.ms / n.ms)
             by_kernel.setdefault(n.kernel, []).append(b.ms / n.ms)
             # Problems of a few microseconds move by a few percent from run to run.
-            if b.set == "random" and b.ms >= 0.05:
+            if b.set in ("random", "listed") and b.ms >= 0.05:
                 ratios.setdefault(("random, 50 us or more", key[1]), []).append(b.ms / n.ms)
 print("all rounds: base time / new time")
-for group in ("random", "random, 50 us or more", "suite", "named"):
+for group in ("random", "listed", "random, 50 us or more", "suite", "named"):
     r = [x for (g, _), v in ratios.items() if g == group for x in v]
     if r:
         print("  %s: geometric mean %.3f over %d timings" % (group, gmean(r), len(r)))
@@ -134,7 +145,7 @@ print("all rounds, by the kernel the new version ran each problem on:")
 for kernel, r in sorted(by_kernel.items()):
     print("  %s: geometric mean %.3f over %d timings" % (kernel, gmean(r), len(r)))
 for (group, label), v in sorted(ratios.items()):
-    if not group.startswith("random"):
+    if not group.startswith("random") and group != "listed":
         print("  %-6s %-22s %s" % (group, label, " ".join("%.3f" % x for x in v)))
 PY
 exit "$rc"

@@ -9,7 +9,7 @@ The last three columns came later: an older table lacks them, and they read as N
 import math
 import re
 
-_PROBLEM = re.compile(r"\s*\d+ (random|suite|named)\s+(row|col) [NT][NT]\s")
+_PROBLEM = re.compile(r"\s*\d+ (random|suite|named|listed)\s+(row|col) [NT][NT]\s")
 
 
 class Problem:
