@@ -249,20 +249,66 @@ __device__ __forceinline__ void cp_async_wait() {
 
 
 // C = beta C (0 when beta == 0, without reading C) over a LINES x LENGTH block of C that
-// starts at `c`, lines `ld` floats apart, of which `lines` x `length` lie inside the matrix.
-// The NUM_THREADS threads take 4 consecutive elements of a line at a time, 16 bytes at once
-// where all 4 lie inside: a line that does not start 16-byte aligned is taken from its first
-// 16-byte boundary, u floats in, and the thread of its first group also takes those u alone
-// (4-byte accesses throughout cost a C one float off alignment more than the split it
-// prepares gained: bench/results/2026-12-03-h200-narrow-factors). Each thread loads kBatch
-// such groups before storing any: a load that follows a store into the same array is not
-// moved above it, so one group at a time waits out a load's latency per group (28 us for a
-// 2442 x 118 C at beta 0.5 on the H200, against 5 us at beta 0, which reads nothing;
-// bench/NOTES.md).
+// starts at `c`, lines `ld` apart, of which `lines` x `length` lie inside the matrix. The
+// NUM_THREADS threads take 4 consecutive elements of a line at a time, 16 bytes at once
+// where `vec` (C's rows 16-byte aligned) and all 4 lie inside, and load kBatch such
+// groups before storing any: a load that follows a store into the same array is not moved
+// above it, so one group at a time waits out a load's latency per group (28 us for a 2442 x
+// 118 C at beta 0.5 on the H200, against 5 us at beta 0, which reads nothing; bench/NOTES.md).
 // Not inlined: inlined into the edge kernel, it raised that kernel's registers by up to 61
 // (NVRTC, sm_90; 166 -> 219 at 64 x 64 x 32), which cost the main loop blocks per SM.
 template <int LINES, int LENGTH, int NUM_THREADS>
-__device__ __noinline__ void scale_block(float *__restrict__ c, long long ld, int lines, int length, float beta) {
+__device__ __noinline__ void scale_block(float *__restrict__ c, long long ld, int lines, int length, float beta, bool vec) {
+  static_assert(LENGTH % 4 == 0, "a line is whole groups of 4");
+  // (A constant at namespace scope would put an internal symbol into the cubin, whose name
+  // differs from process to process.)
+  constexpr int kBatch = 4, kGroupsPerLine = LENGTH / 4, kGroups = LINES * kGroupsPerLine;
+  const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  for (int first = threadIdx.x; first < kGroups; first += kBatch * NUM_THREADS) {
+    float4 v[kBatch];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const int g = first + b * NUM_THREADS, line = g / kGroupsPerLine, e = g % kGroupsPerLine * 4;
+      v[b] = zero;
+      if (beta == 0.0f || g >= kGroups || line >= lines || e >= length) continue;
+      const float *p = c + line * ld + e;
+      if (vec && e + 4 <= length) {
+        v[b] = *reinterpret_cast<const float4 *>(p);
+      } else {
+        v[b].x = p[0];
+        if (e + 1 < length) v[b].y = p[1];
+        if (e + 2 < length) v[b].z = p[2];
+        if (e + 3 < length) v[b].w = p[3];
+      }
+    }
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const int g = first + b * NUM_THREADS, line = g / kGroupsPerLine, e = g % kGroupsPerLine * 4;
+      if (g >= kGroups || line >= lines || e >= length) continue;
+      float *p = c + line * ld + e;
+      const float4 out =
+          beta == 0.0f ? zero : make_float4(beta * v[b].x, beta * v[b].y, beta * v[b].z, beta * v[b].w);
+      if (vec && e + 4 <= length) {
+        *reinterpret_cast<float4 *>(p) = out;
+      } else {
+        p[0] = out.x;
+        if (e + 1 < length) p[1] = out.y;
+        if (e + 2 < length) p[2] = out.z;
+        if (e + 3 < length) p[3] = out.w;
+      }
+    }
+  }
+}
+
+// scale_block for a C whose rows do not all start 16-byte aligned: a line is taken from its
+// first 16-byte boundary, u floats in, 16 bytes at once where all 4 lie inside, and the
+// thread of its first group also takes those u alone (4-byte accesses throughout cost a C
+// one float off alignment more than the split it prepares gained:
+// bench/results/2026-12-03-h200-narrow-factors). A function of its own, so that the aligned
+// C's scale pass runs the code it ran before (its splits took 3-8% longer with this one).
+template <int LINES, int LENGTH, int NUM_THREADS>
+__device__ __noinline__ void scale_block_realigned(float *__restrict__ c, long long ld, int lines, int length,
+                                                   float beta) {
   static_assert(LENGTH % 4 == 0, "a line is whole groups of 4");
   // (A constant at namespace scope would put an internal symbol into the cubin, whose name
   // differs from process to process.)
@@ -346,18 +392,29 @@ __device__ void stream_k_prepare(int ldc, float beta, float *__restrict__ C, lon
 }
 
 // C = beta C (0 when beta == 0, without reading C) over the part of output tile (tileRow,
-// tileCol) that lies inside M x N: the edge kernel's scale pass, any ldc and any alignment.
-// With transC the product's element (row, col) is C's (col, row), so the tile lies in C as BN
+// tileCol) that lies inside M x N: the edge kernel's scale pass, any ldc. 16-byte accesses
+// where `vec` (C's rows 16-byte aligned), else realigned ones (scale_block_realigned). With
+// transC the product's element (row, col) is C's (col, row), so the tile lies in C as BN
 // lines of BM.
 template <int BM, int BN, int NUM_THREADS>
 __device__ void scale_tile(int tileRow, int tileCol, int M, int N, float beta, float *__restrict__ C, int ldc,
-                           bool transC) {
+                           bool transC, bool vec) {
   const int row0 = tileRow * BM, col0 = tileCol * BN;
   const int rows = M - row0 < BM ? M - row0 : BM, cols = N - col0 < BN ? N - col0 : BN;
-  if (transC)
-    scale_block<BN, BM, NUM_THREADS>(C + static_cast<long long>(col0) * ldc + row0, ldc, cols, rows, beta);
-  else
-    scale_block<BM, BN, NUM_THREADS>(C + static_cast<long long>(row0) * ldc + col0, ldc, rows, cols, beta);
+  float *const c =
+      transC ? C + static_cast<long long>(col0) * ldc + row0 : C + static_cast<long long>(row0) * ldc + col0;
+  const int lines = transC ? cols : rows, length = transC ? rows : cols;
+  if (transC) {
+    if (vec)
+      scale_block<BN, BM, NUM_THREADS>(c, ldc, lines, length, beta, true);
+    else
+      scale_block_realigned<BN, BM, NUM_THREADS>(c, ldc, lines, length, beta);
+  } else {
+    if (vec)
+      scale_block<BM, BN, NUM_THREADS>(c, ldc, lines, length, beta, true);
+    else
+      scale_block_realigned<BM, BN, NUM_THREADS>(c, ldc, lines, length, beta);
+  }
 }
 
 // Whether span `index` of SIZE elements (rows of a tile, columns, K slices) lies wholly
@@ -529,7 +586,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     // Split-K scales every tile of its grid, the tail split the last `rest` tiles, one a block.
     const int t = static_cast<int>(tileCount - gridDim.x + blockIdx.x);
     detail::scale_tile<BM, BN, NUM_THREADS>(tailSplit ? t / tilesN : blockIdx.y, tailSplit ? t % tilesN : blockIdx.x, M,
-                                            N, beta, C, ldc, transC);
+                                            N, beta, C, ldc, transC, vecC);
     return;
   }
 
