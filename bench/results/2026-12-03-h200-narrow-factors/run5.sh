@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Call 5 (issue 11): call 4 found aligned products that split K 3-8% slower with the realigned
+# code (b9a5979 gives the aligned C's scale pass its old code back). The two shapes-benchmark
+# programs built on the CPU machine (tools/bench_shapes_paired.sh BUILD_ONLY=1
+# CUDA_ARCHITECTURES=90, call1's database; base c2047ba, new b9a5979) carried in
+# .device/progs and run paired: the random set of seed 1, then call1's problem list, one
+# round each, measured dispatch.
+set -uo pipefail
+cd "$(dirname "$0")/../../.."
+source tools/device_env.sh
+cat .device/COMMIT
+for v in base new; do mkdir -p /tmp/bench_shapes_paired/$v/build; cp .device/progs/$v/bench_shapes /tmp/bench_shapes_paired/$v/build/; done
+db=bench/results/2026-12-02-h200-measured-dispatch/call6/workload.db.gz
+OUT=$OUT/random BASE=.device/base DB=$db ROUNDS=1 SEEDS=1 DISPATCH=measured REUSE_BUILD=1 timeout 100 \
+  tools/bench_shapes_paired.sh > $OUT/paired-random.txt 2>&1
+echo "random exit $?"
+(cd $OUT && tar czf random.tgz random && rm -rf random)
+OUT=$OUT/listed BASE=.device/base DB=$db ROUNDS=1 SEEDS=1 DISPATCH=measured REUSE_BUILD=1 \
+  PROBLEMS=bench/experiments/narrow_factors.txt timeout 80 tools/bench_shapes_paired.sh > $OUT/paired-listed.txt 2>&1
+echo "listed exit $?"
+(cd $OUT && tar czf listed.tgz listed && rm -rf listed)
+grep -A8 "^all rounds" $OUT/paired-random.txt | head -12; grep -A8 "^all rounds" $OUT/paired-listed.txt | head -9
