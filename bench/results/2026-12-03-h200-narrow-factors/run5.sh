@@ -3,13 +3,13 @@
 # code (b9a5979 gives the aligned C's scale pass its old code back). The two shapes-benchmark
 # programs built on the CPU machine (tools/bench_shapes_paired.sh BUILD_ONLY=1
 # CUDA_ARCHITECTURES=90, call1's database; base c2047ba, new b9a5979) carried in
-# .device/progs and run paired: the random set of seed 1, then call1's problem list, one
+# .device/progs (stripped, gzipped) and run paired: the random set of seed 1, then call1's problem list, one
 # round each, measured dispatch.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 source tools/device_env.sh
 cat .device/COMMIT
-for v in base new; do mkdir -p /tmp/bench_shapes_paired/$v/build; cp .device/progs/$v/bench_shapes /tmp/bench_shapes_paired/$v/build/; done
+for v in base new; do mkdir -p /tmp/bench_shapes_paired/$v/build; gunzip -c .device/progs/$v/bench_shapes.gz > /tmp/bench_shapes_paired/$v/build/bench_shapes; chmod +x /tmp/bench_shapes_paired/$v/build/bench_shapes; done
 db=bench/results/2026-12-02-h200-measured-dispatch/call6/workload.db.gz
 OUT=$OUT/random BASE=.device/base DB=$db ROUNDS=1 SEEDS=1 DISPATCH=measured REUSE_BUILD=1 timeout 100 \
   tools/bench_shapes_paired.sh > $OUT/paired-random.txt 2>&1
