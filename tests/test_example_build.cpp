@@ -4,7 +4,10 @@
 // exactly as the GPU test (test_gpu_header.cpp) builds it before running it; and the BLAS
 // entry of such a header answers bad arguments without a GPU. No GPU needed.
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -65,6 +68,35 @@ TEST(ExampleBuild, ShapesBenchmarkBuildsAndChecksItsCublasMapping) {
     const testing::CommandOutput refused = testing::run_command(program + bad);
     EXPECT_EQ(refused.exit_code, 2) << bad << "\n" << refused.text;
   }
+  // A problem list (--problems) in place of the generated sets: read and described by the
+  // host-side check; each malformed line refused, naming the file and the line.
+  const auto write = [&dir](const char *name, const char *text) {
+    std::ofstream((dir / name).string()) << text;
+    return (dir / name).string();
+  };
+  const std::string good = write("good.txt",
+                                 "# a comment\n\nrow NN 1000 1000 1000\ncol TT 64 96 33 40 96 64 3  # padded, off\n");
+  const testing::CommandOutput listed = testing::run_command(program + " --self-test --problems " + good);
+  EXPECT_EQ(listed.exit_code, 0) << listed.text;
+  EXPECT_NE(listed.text.find("problems: 2 listed (2 of the 8 layout/op pairs, 1 with padded leading dimensions, 1 at "
+                             "an offset"),
+            std::string::npos)
+      << listed.text;
+  const std::pair<const char *, const char *> bad_lists[] = {
+      {"row NN 10 10 10\nrow NX 10 10 10\n", ":2: ops"},        {"diag NN 10 10 10\n", ":1: layout"},
+      {"row NN 10 10\n", ":1: M N K"},                           {"row NN 0 10 10\n", ":1: a size of 0"},
+      {"row NN 10 10 10 9 10 10\n", ":1: lda 9"},               {"row NN 10 10 10 10 10\n", ":1: leading"},
+      {"row NN 10 10 10 10 10 10 4\n", ":1: offset 4"},          {"row NN 10 10 10 10 10 10 1 x\n", ":1: 'x'"},
+      {"# nothing\n", "no problems"}};
+  for (const auto &[text, why] : bad_lists) {
+    const std::string list = write("bad.txt", text);
+    const testing::CommandOutput refused = testing::run_command(program + " --self-test --problems " + list);
+    EXPECT_EQ(refused.exit_code, 2) << text << refused.text;
+    EXPECT_NE(refused.text.find(why), std::string::npos) << text << refused.text;
+  }
+  const testing::CommandOutput missing = testing::run_command(program + " --problems " + (dir / "none.txt").string());
+  EXPECT_EQ(missing.exit_code, 2) << missing.text;
+  EXPECT_NE(missing.text.find("cannot be read"), std::string::npos) << missing.text;
   std::filesystem::remove_all(dir);
 }
 
