@@ -870,7 +870,8 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
                   const int col = tileCol * BN + place.warpCol * WN + wSubCol * WSUBN + place.colInWarp * TN + n;
                   float run[TM];
 #pragma unroll
-                  for (int m = 0; m < TM; ++m) run[m] = alpha * threadResults[(wSubRow * TM + m) * kRow + wSubCol * TN + n];
+                  for (int m = 0; m < TM; ++m)
+                    run[m] = alpha * threadResults[(wSubRow * TM + m) * kRow + wSubCol * TN + n];
                   detail::store_run_realigned<TM>(C, ldc, col, row, N, M, run, kLanesAlongN, place.rowInWarp == 0,
                                                   place.rowInWarp == kLanesAlongM - 1, accumulate);
                 }
