@@ -3,8 +3,15 @@
 # code (b9a5979 gives the aligned C's scale pass its old code back). The two shapes-benchmark
 # programs built on the CPU machine (tools/bench_shapes_paired.sh BUILD_ONLY=1
 # CUDA_ARCHITECTURES=90, call1's database; base c2047ba, new b9a5979) carried in
-# .device/progs (stripped, gzipped) and run paired: the random set of seed 1, then call1's problem list, one
-# round each, measured dispatch.
+# .device/progs (stripped, gzipped) and run paired: the random set of seed 1, then call1's
+# problem list, one round each, measured dispatch. To make .device for it here:
+#   tools/pack_for_device.sh --base c2047ba
+#   zcat bench/results/2026-12-02-h200-measured-dispatch/call6/workload.db.gz > /tmp/workload.db
+#   OUT=/tmp/pcheck BASE=.device/base DB=/tmp/workload.db BUILD_ONLY=1 CUDA_ARCHITECTURES=90 \
+#     tools/bench_shapes_paired.sh
+#   for v in base new; do mkdir -p .device/progs/$v; strip -o .device/progs/$v/bench_shapes \
+#     /tmp/bench_shapes_paired/$v/build/bench_shapes; gzip -9 .device/progs/$v/bench_shapes; done
+#   rm .device/sgemm-tune .device/sgemm_tune_gpu_tests   # the tree and carry must stay under 64 MiB
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 source tools/device_env.sh
