@@ -178,8 +178,11 @@ __device__ __forceinline__ void store4_guarded(float *__restrict__ C, int ldc, i
 // line's runs (`first`) writes its first u floats alone, the last (`last`) its last 4 - u:
 // every float of the runs once. With 4-byte accesses instead, a split of K's atomic adds
 // took 20-50% longer for a C one float off alignment than for an aligned one
-// (bench/results/2026-12-03-h200-narrow-factors, call1). Every lane of the warp calls it,
-// with the same RUN and nextLane: the shuffles need the whole warp. C is never read.
+// (bench/results/2026-12-03-h200-narrow-factors, call1). "Line" and "first"/"last" are
+// within one warp sub-tile's stretch of a line: its lanes' runs adjoin. Every lane of the
+// warp calls it, with the same RUN and nextLane: the shuffles need the whole warp (a
+// nextLane of 32, one lane a line, shuffles nothing in, and nothing shuffled is used). The
+// thread loads no C (the atomic adds read C where they add, in L2).
 template <int RUN>
 __device__ __forceinline__ void store_run_realigned(float *__restrict__ C, long long ld, int line, int pos, int lines,
                                                     int length, const float (&out)[RUN], int nextLane, bool first,
@@ -201,15 +204,13 @@ __device__ __forceinline__ void store_run_realigned(float *__restrict__ C, long 
 #pragma unroll
     for (int j = 0; j < 3; ++j)
       if (j < u && pos + j < length) put(p + j, out[j]);
-  // w[i]: the float at pos + u + i, this thread's own while u + i < RUN, else the next's.
-  float w[RUN];
+  // span[k]: the float at pos + k, this thread's own for k < RUN, then the next lane's first
+  // three; w[i]: the float at pos + u + i.
+  float span[RUN + 3], w[RUN];
 #pragma unroll
-  for (int i = 0; i < RUN; ++i) {
-    const float v1 = i + 1 < RUN ? out[i + 1] : next[i + 1 - RUN];
-    const float v2 = i + 2 < RUN ? out[i + 2] : next[i + 2 - RUN];
-    const float v3 = i + 3 < RUN ? out[i + 3] : next[i + 3 - RUN];
-    w[i] = u == 0 ? out[i] : u == 1 ? v1 : u == 2 ? v2 : v3;
-  }
+  for (int k = 0; k < RUN + 3; ++k) span[k] = k < RUN ? out[k % RUN] : next[k >= RUN ? k - RUN : 0];
+#pragma unroll
+  for (int i = 0; i < RUN; ++i) w[i] = u == 0 ? span[i] : u == 1 ? span[i + 1] : u == 2 ? span[i + 2] : span[i + 3];
 #pragma unroll
   for (int c = 0; c < RUN; c += 4) {
     const int q = pos + u + c;
@@ -305,7 +306,8 @@ __device__ __noinline__ void scale_block(float *__restrict__ c, long long ld, in
 // thread of its first group also takes those u alone (4-byte accesses throughout cost a C
 // one float off alignment more than the split it prepares gained:
 // bench/results/2026-12-03-h200-narrow-factors). A function of its own, so that the aligned
-// C's scale pass runs the code it ran before (its splits took 3-8% longer with this one).
+// C's scale pass runs the code it ran before: with this one for every C, aligned products
+// that split K ran 3-8% slower (same folder, call4), which this may or may not have caused.
 template <int LINES, int LENGTH, int NUM_THREADS>
 __device__ __noinline__ void scale_block_realigned(float *__restrict__ c, long long ld, int lines, int length,
                                                    float beta) {

@@ -83,10 +83,18 @@ TEST(ExampleBuild, ShapesBenchmarkBuildsAndChecksItsCublasMapping) {
             std::string::npos)
       << listed.text;
   const std::pair<const char *, const char *> bad_lists[] = {
-      {"row NN 10 10 10\nrow NX 10 10 10\n", ":2: ops"},        {"diag NN 10 10 10\n", ":1: layout"},
-      {"row NN 10 10\n", ":1: M N K"},                           {"row NN 0 10 10\n", ":1: a size of 0"},
-      {"row NN 10 10 10 9 10 10\n", ":1: lda 9"},               {"row NN 10 10 10 10 10\n", ":1: leading"},
-      {"row NN 10 10 10 10 10 10 4\n", ":1: offset 4"},          {"row NN 10 10 10 10 10 10 1 x\n", ":1: 'x'"},
+      {"row NN 10 10 10\nrow NX 10 10 10\n", ":2: ops 'NX'"},
+      {"diag NN 10 10 10\n", ":1: layout 'diag'"},
+      {"row NN 10 10\n", ":1: 4 fields"},
+      {"row NN 0 10 10\n", ":1: M '0'"},
+      {"row NN 10 10x 10\n", ":1: N '10x'"},
+      {"row NN 10 10 10 9 10 10\n", ":1: lda '9'"},
+      {"row NN 10 10 10 99999999999 10 10\n", ":1: lda '99999999999'"},
+      {"row NN 10 10 10 10 10\n", ":1: 7 fields"},
+      {"row NN 10 10 10 10 10 10 4\n", ":1: offset '4'"},
+      {"row NN 10 10 10 10 10 10 +\n", ":1: offset '+'"},
+      {"row NN 10 10 10 10 10 10 -99999999999\n", ":1: offset '-99999999999'"},
+      {"row NN 10 10 10 10 10 10 1 x\n", ":1: 10 fields"},
       {"# nothing\n", "no problems"}};
   for (const auto &[text, why] : bad_lists) {
     const std::string list = write("bad.txt", text);

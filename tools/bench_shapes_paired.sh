@@ -36,15 +36,23 @@ for need in "${paired_base_paths[@]}"; do
 done
 BASE=$(realpath "$BASE")
 DB=$(realpath "$DB")
+# The programs' options, paths as the caller meant them (before moving to the root).
+options=()
+if [[ -n "${PROBLEMS:-}" ]]; then
+  [[ -f "$PROBLEMS" ]] || { echo "no problem list at PROBLEMS=$PROBLEMS"; exit 1; }
+  options+=(--problems "$(realpath "$PROBLEMS")")
+fi
+if [[ -n "${DISPATCH:-}" ]]; then
+  [[ "$DISPATCH" == predicted || "$DISPATCH" == measured ]] ||
+    { echo "DISPATCH=$DISPATCH: predicted or measured"; exit 1; }
+  options+=(--dispatch "$DISPATCH")
+fi
 cd "$(dirname "$0")/.." || exit 1
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
 BIN=${BIN:-.device}
 ROUNDS=${ROUNDS:-2}
 SEEDS=${SEEDS:-1 2}
 COUNT=${COUNT:-48}
-options=()
-[[ -n "${PROBLEMS:-}" ]] && options+=(--problems "$(realpath -m "$PROBLEMS")")
-[[ -n "${DISPATCH:-}" ]] && options+=(--dispatch "$DISPATCH")
 work=/tmp/bench_shapes_paired
 mkdir -p "$OUT" "$work"
 
@@ -135,9 +143,9 @@ for base_log in sorted(glob.glob(os.path.join(sys.argv[1], "paired-base-seed*-ro
             by_kernel.setdefault(n.kernel, []).append(b.ms / n.ms)
             # Problems of a few microseconds move by a few percent from run to run.
             if b.set in ("random", "listed") and b.ms >= 0.05:
-                ratios.setdefault(("random, 50 us or more", key[1]), []).append(b.ms / n.ms)
+                ratios.setdefault((b.set + ", 50 us or more", key[1]), []).append(b.ms / n.ms)
 print("all rounds: base time / new time")
-for group in ("random", "listed", "random, 50 us or more", "suite", "named"):
+for group in ("random", "random, 50 us or more", "listed", "listed, 50 us or more", "suite", "named"):
     r = [x for (g, _), v in ratios.items() if g == group for x in v]
     if r:
         print("  %s: geometric mean %.3f over %d timings" % (group, gmean(r), len(r)))
@@ -145,7 +153,7 @@ print("all rounds, by the kernel the new version ran each problem on:")
 for kernel, r in sorted(by_kernel.items()):
     print("  %s: geometric mean %.3f over %d timings" % (kernel, gmean(r), len(r)))
 for (group, label), v in sorted(ratios.items()):
-    if not group.startswith("random") and group != "listed":
+    if not group.startswith(("random", "listed")):
         print("  %-6s %-22s %s" % (group, label, " ".join("%.3f" % x for x in v)))
 PY
 exit "$rc"

@@ -5,8 +5,10 @@
 // not a standard library distribution whose output may change between library versions.
 #pragma once
 
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -112,7 +114,8 @@ inline std::vector<Problem> make_problems(uint64_t seed, int count) {
 // LAYOUT row or col, OPS two of N and T (op(A), then op(B)), leading dimensions by default
 // the least CBLAS accepts, OFFSET the floats (0 to 3) between each operand and an aligned
 // start; '#' begins a comment. False, with the line and what is wrong in *error, for
-// anything else: sizes 1 to 16384, leading dimensions from the least to 65536.
+// anything else: sizes 1 to 16384, leading dimensions from the least to 65536, each number
+// a whole decimal integer.
 inline bool read_problem_list(const std::string &path, std::vector<Problem> *out, std::string *error) {
   std::ifstream in(path);
   if (!in) {
@@ -127,39 +130,47 @@ inline bool read_problem_list(const std::string &path, std::vector<Problem> *out
     };
     text = text.substr(0, text.find('#'));
     std::istringstream line(text);
-    std::string layout, ops;
-    if (!(line >> layout)) continue;  // blank or a comment
+    std::vector<std::string> fields;
+    for (std::string f; line >> f;) fields.push_back(f);
+    if (fields.empty()) continue;  // blank or a comment
+    // A field that is a whole decimal integer in [lo, hi], else false: "12x", "+", an
+    // overflow and an empty field are not.
+    const auto integer = [](const std::string &f, long lo, long hi, int *v) {
+      char *end = nullptr;
+      errno = 0;
+      const long x = std::strtol(f.c_str(), &end, 10);
+      if (f.empty() || *end != '\0' || errno == ERANGE || x < lo || x > hi) return false;
+      *v = static_cast<int>(x);
+      return true;
+    };
+    if (fields.size() != 5 && fields.size() != 8 && fields.size() != 9)
+      return fail(std::to_string(fields.size()) + " fields: LAYOUT OPS M N K [LDA LDB LDC [OFFSET]]");
     BlasCall c{};
+    const std::string &layout = fields[0], &ops = fields[1];
     if (layout != "row" && layout != "col") return fail("layout '" + layout + "': row or col");
     c.layout = layout == "row" ? Layout::RowMajor : Layout::ColMajor;
-    if (!(line >> ops) || ops.size() != 2 || (ops[0] != 'N' && ops[0] != 'T') || (ops[1] != 'N' && ops[1] != 'T'))
-      return fail("ops: two of N and T, as NT");
+    if (ops.size() != 2 || (ops[0] != 'N' && ops[0] != 'T') || (ops[1] != 'N' && ops[1] != 'T'))
+      return fail("ops '" + ops + "': two of N and T, as NT");
     c.op_a = ops[0] == 'T' ? Op::Trans : Op::NoTrans;
     c.op_b = ops[1] == 'T' ? Op::Trans : Op::NoTrans;
-    if (!(line >> c.M >> c.N >> c.K)) return fail("M N K: three integers after the ops");
-    for (int d : {c.M, c.N, c.K})
-      if (d < 1 || d > 16384) return fail("a size of " + std::to_string(d) + ": 1 to 16384");
+    int *const sizes[] = {&c.M, &c.N, &c.K};
+    for (int i = 0; i < 3; ++i)
+      if (!integer(fields[2 + i], 1, 16384, sizes[i]))
+        return fail(std::string(1, "MNK"[i]) + " '" + fields[2 + i] + "': an integer from 1 to 16384");
     c.lda = c.a().min_ld(c.layout);
     c.ldb = c.b().min_ld(c.layout);
     c.ldc = c.c().min_ld(c.layout);
-    int offset = 0, lda = 0;
-    if (line >> lda) {
-      c.lda = lda;
-      if (!(line >> c.ldb >> c.ldc)) return fail("leading dimensions: all three, LDA LDB LDC");
+    int offset = 0;
+    if (fields.size() >= 8) {
       const int least[] = {c.a().min_ld(c.layout), c.b().min_ld(c.layout), c.c().min_ld(c.layout)};
-      const int given[] = {c.lda, c.ldb, c.ldc};
+      int *const given[] = {&c.lda, &c.ldb, &c.ldc};
       for (int i = 0; i < 3; ++i)
-        if (given[i] < least[i] || given[i] > 65536)
-          return fail(std::string("ld") + "abc"[i] + " " + std::to_string(given[i]) + ": " + std::to_string(least[i]) +
-                      " to 65536");
-      if (line >> offset && (offset < 0 || offset > 3)) return fail("offset " + std::to_string(offset) + ": 0 to 3");
+        if (!integer(fields[5 + i], least[i], 65536, given[i]))
+          return fail(std::string("ld") + "abc"[i] + " '" + fields[5 + i] + "': an integer from " +
+                      std::to_string(least[i]) + " to 65536");
     }
-    if (!line.eof()) {
-      line.clear();
-      std::string rest;
-      line >> rest;
-      if (!rest.empty()) return fail("'" + rest + "' past the problem");
-    }
+    if (fields.size() == 9 && !integer(fields[8], 0, 3, &offset))
+      return fail("offset '" + fields[8] + "': an integer from 0 to 3");
     Problem p{c, offset, false, false};
     p.listed = true;
     out->push_back(p);
