@@ -70,6 +70,14 @@ TEST(CompilePool, BlasShapesBringTheEdgeKernelsThatRunThem) {
   EXPECT_EQ(companions_for(tile, {parse_shape("1024x1024x1024:TN")}), std::vector<KernelVariant>{KernelVariant::edges});
   const std::vector<Shape> shapes = {parse_shape("1024x1024x1024:NT"), parse_shape("1000x1000x1000:NN")};
   EXPECT_EQ(companions_for(tile, shapes), (std::vector<KernelVariant>{KernelVariant::edges, KernelVariant::any}));
+  // A resumed run measures only the shapes not recorded before: the kernels that run only
+  // recorded ones are not compiled again.
+  const auto recorded = [](const std::string &which) {
+    return [which](const Shape &s) { return s.to_string() == which; };
+  };
+  EXPECT_EQ(companions_for(tile, shapes, recorded("1000x1000x1000:NN")), std::vector<KernelVariant>{KernelVariant::any});
+  EXPECT_EQ(companions_for(tile, shapes, recorded("1024x1024x1024:NT")), std::vector<KernelVariant>{KernelVariant::edges});
+  EXPECT_TRUE(companions_for(tile, shapes, [](const Shape &) { return true; }).empty());
 
   CompilePool pool(KernelSource::embedded(), sm90(), tiles, 1, KernelVariant::exact, {},
                    [&](const SgemmTile &t) { return companions_for(t, shapes); });

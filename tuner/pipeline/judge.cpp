@@ -54,10 +54,11 @@ void take_outcome(ResultRow &row, const Measurement &m) {
   }
 }
 
-std::vector<KernelVariant> companions_for(const SgemmTile &tile, const std::vector<Shape> &shapes) {
+std::vector<KernelVariant> companions_for(const SgemmTile &tile, const std::vector<Shape> &shapes,
+                                          const std::function<bool(const Shape &)> &measured_before) {
   bool edges = false, any = false;
   for (const Shape &s : shapes) {
-    if (!tile_serves_shape(tile, s)) continue;
+    if (!tile_serves_shape(tile, s) || (measured_before && measured_before(s))) continue;
     const KernelVariant v = serving_kernel(tile, s);
     edges = edges || v == KernelVariant::edges;
     any = any || v == KernelVariant::any;

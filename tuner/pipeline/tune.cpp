@@ -5,6 +5,8 @@
 #include <csignal>
 #include <memory>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "tuner/common/errors.h"
 #include "tuner/compile/nvrtc_compiler.h"
@@ -217,8 +219,19 @@ class TuningRun {
     if (tiles.empty()) return;
     const auto compile_start = Clock::now();
     double last_compiled_at = 0;
+    // Each tile's companions for the shapes it has still to measure, decided on this thread,
+    // which alone reads the database, before the compile threads ask for them.
+    std::vector<std::pair<SgemmTile, std::vector<KernelVariant>>> companions;
+    for (const SgemmTile &tile : tiles)
+      companions.emplace_back(tile, companions_for(tile, o_.shapes, [&](const Shape &s) {
+                                return database_ && database_->prior(tile, s);
+                              }));
     CompilePool pool(o_.kernel, compile_options_, tiles, o_.jobs, KernelVariant::exact, [this] { wakeup_.notify(); },
-                     [this](const SgemmTile &tile) { return companions_for(tile, o_.shapes); });
+                     [&companions](const SgemmTile &tile) {
+                       for (const auto &[t, variants] : companions)
+                         if (t == tile) return variants;
+                       return std::vector<KernelVariant>{};
+                     });
     while (true) {
       const std::uint64_t seen = wakeup_.count();
       bool moved = record_measured();
