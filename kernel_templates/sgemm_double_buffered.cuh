@@ -168,6 +168,12 @@ __device__ __forceinline__ void store4_guarded(float *__restrict__ C, int ldc, i
   }
 }
 
+// The floats from p to the next 16-byte boundary (0 to 3): where a line of C that does not
+// start aligned takes its first 16-byte access (store_run_realigned, scale_block_realigned).
+__device__ __forceinline__ int floats_to_16_byte_boundary(const float *p) {
+  return static_cast<int>((4 - (reinterpret_cast<unsigned long long>(p) >> 2)) & 3);
+}
+
 // A thread's run of RUN consecutive floats (RUN a multiple of 4) of one line of C, `out`, at
 // positions pos .. pos + RUN - 1 of line `line` (lines `ld` floats apart; only lines below
 // `lines` and positions below `length` are written), stored, or added atomically where
@@ -193,7 +199,7 @@ __device__ __forceinline__ void store_run_realigned(float *__restrict__ C, long 
   for (int j = 0; j < 3; ++j) next[j] = __shfl_down_sync(0xffffffffu, out[j], nextLane);
   if (line >= lines) return;
   float *p = C + line * ld + pos;
-  const int u = static_cast<int>((4 - (reinterpret_cast<unsigned long long>(p) >> 2)) & 3);
+  const int u = floats_to_16_byte_boundary(p);
   const auto put = [&](float *e, float v) {
     if (accumulate)
       atomicAdd(e, v);
@@ -316,10 +322,6 @@ __device__ __noinline__ void scale_block_realigned(float *__restrict__ c, long l
   // differs from process to process.)
   constexpr int kBatch = 4, kGroupsPerLine = LENGTH / 4, kGroups = LINES * kGroupsPerLine;
   const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  // The floats before line `line`'s first 16-byte boundary (0 to 3).
-  const auto lead = [&](int line) {
-    return static_cast<int>((4 - (reinterpret_cast<unsigned long long>(c + line * ld) >> 2)) & 3);
-  };
   for (int first = threadIdx.x; first < kGroups; first += kBatch * NUM_THREADS) {
     float4 v[kBatch];
 #pragma unroll
@@ -327,7 +329,7 @@ __device__ __noinline__ void scale_block_realigned(float *__restrict__ c, long l
       const int g = first + b * NUM_THREADS, line = g / kGroupsPerLine;
       v[b] = zero;
       if (beta == 0.0f || g >= kGroups || line >= lines) continue;
-      const int u = lead(line), e = g % kGroupsPerLine * 4 + u;
+      const int u = floats_to_16_byte_boundary(c + line * ld), e = g % kGroupsPerLine * 4 + u;
       const float *p = c + line * ld + e;
       if (e >= length) continue;
       if (e + 4 <= length) {
@@ -343,7 +345,7 @@ __device__ __noinline__ void scale_block_realigned(float *__restrict__ c, long l
     for (int b = 0; b < kBatch; ++b) {
       const int g = first + b * NUM_THREADS, line = g / kGroupsPerLine;
       if (g >= kGroups || line >= lines) continue;
-      const int u = lead(line), e = g % kGroupsPerLine * 4 + u;
+      const int u = floats_to_16_byte_boundary(c + line * ld), e = g % kGroupsPerLine * 4 + u;
       float *p = c + line * ld + e;
       // A line's first group's thread takes the floats before the boundary too, one by one.
       if (g % kGroupsPerLine == 0)

@@ -162,7 +162,7 @@ inline bool read_problem_list(const std::string &path, std::vector<Problem> *out
     c.ldc = c.c().min_ld(c.layout);
     int offset = 0;
     if (fields.size() >= 8) {
-      const int least[] = {c.a().min_ld(c.layout), c.b().min_ld(c.layout), c.c().min_ld(c.layout)};
+      const int least[] = {c.lda, c.ldb, c.ldc};  // the defaults just set
       int *const given[] = {&c.lda, &c.ldb, &c.ldc};
       for (int i = 0; i < 3; ++i)
         if (!integer(fields[5 + i], least[i], 65536, given[i]))
