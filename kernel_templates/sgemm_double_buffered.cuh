@@ -397,10 +397,10 @@ __device__ void stream_k_prepare(int ldc, float beta, float *__restrict__ C, lon
 
 // C = beta C (0 when beta == 0, without reading C) over the part of output tile (tileRow,
 // tileCol) that lies inside M x N: the edge kernel's scale pass, any ldc. 16-byte accesses
-// where `vec` (C's rows 16-byte aligned), else realigned ones (scale_block_realigned). With
-// transC the product's element (row, col) is C's (col, row), so the tile lies in C as BN
-// lines of BM.
-template <int BM, int BN, int NUM_THREADS>
+// where `vec` (C's rows 16-byte aligned), else realigned ones (scale_block_realigned) where
+// REALIGN, 4-byte ones where not. With transC the product's element (row, col) is C's (col,
+// row), so the tile lies in C as BN lines of BM.
+template <int BM, int BN, int NUM_THREADS, bool REALIGN>
 __device__ void scale_tile(int tileRow, int tileCol, int M, int N, float beta, float *__restrict__ C, int ldc,
                            bool transC, bool vec) {
   const int row0 = tileRow * BM, col0 = tileCol * BN;
@@ -409,13 +409,13 @@ __device__ void scale_tile(int tileRow, int tileCol, int M, int N, float beta, f
       transC ? C + static_cast<long long>(col0) * ldc + row0 : C + static_cast<long long>(row0) * ldc + col0;
   const int lines = transC ? cols : rows, length = transC ? rows : cols;
   if (transC) {
-    if (vec)
-      scale_block<BN, BM, NUM_THREADS>(c, ldc, lines, length, beta, true);
+    if (vec || !REALIGN)
+      scale_block<BN, BM, NUM_THREADS>(c, ldc, lines, length, beta, vec);
     else
       scale_block_realigned<BN, BM, NUM_THREADS>(c, ldc, lines, length, beta);
   } else {
-    if (vec)
-      scale_block<BM, BN, NUM_THREADS>(c, ldc, lines, length, beta, true);
+    if (vec || !REALIGN)
+      scale_block<BM, BN, NUM_THREADS>(c, ldc, lines, length, beta, vec);
     else
       scale_block_realigned<BM, BN, NUM_THREADS>(c, ldc, lines, length, beta);
   }
@@ -588,9 +588,13 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   const int tailParts = operands >> kOperandPartsShift;
   if (kEdges && (operands & kOperandScalePass)) {
     // Split-K scales every tile of its grid, the tail split the last `rest` tiles, one a block.
+    // The kernel of any operands adds an unaligned C's parts 4 bytes at a time, and prepares
+    // it so: with the realigned pass, its products that split such a C ran 6-13% slower
+    // (bench/results/2026-12-03-h200-narrow-factors, call5), its main loop unchanged.
     const int t = static_cast<int>(tileCount - gridDim.x + blockIdx.x);
-    detail::scale_tile<BM, BN, NUM_THREADS>(tailSplit ? t / tilesN : blockIdx.y, tailSplit ? t % tilesN : blockIdx.x, M,
-                                            N, beta, C, ldc, transC, vecC);
+    detail::scale_tile<BM, BN, NUM_THREADS, !kAny>(tailSplit ? t / tilesN : blockIdx.y,
+                                                   tailSplit ? t % tilesN : blockIdx.x, M, N, beta, C, ldc, transC,
+                                                   vecC);
     return;
   }
 

@@ -94,14 +94,32 @@ struct Selection {
   double predicted_ps;
 };
 
-// How the edge kernel's splits of K add their parts into C: 16 bytes per atomic where C's
-// rows are 16-byte aligned and C is not stored transposed (atomic_add4), else 4 bytes per
-// atomic, which takes the split's traffic about four times as long.
-enum class SplitAdds { scalar, vector };
+// How a split of K adds its parts into C (and its scale pass sets C = beta C first). The
+// edge kernel does so 16 bytes per atomic for any C it takes: rows 16-byte aligned as they
+// lie, others realigned across the lanes of a line (store_run_realigned), a transposed C
+// along its columns, where a thread's TM rows of a column are a run of C's memory, if the
+// tile's TM is a multiple of 4. The kernel of any operands (B transposed) adds 4 bytes per
+// atomic where C's rows are not 16-byte aligned or C is transposed, which takes the split's
+// traffic about four times as long.
+enum class SplitAdds {
+  scalar,      // 4 bytes per atomic
+  vector,      // 16 bytes per atomic
+  transposed,  // C transposed on the edge kernel: vector where the tile's TM is a multiple of 4, else scalar
+};
 
-// The SplitAdds of a product whose edge-kernel operand bits (kOperand*) are `operands`.
+// The SplitAdds of a product whose edge-kernel operand bits (kOperand*) are `operands`. B
+// transposed takes the kernel of any operands, or the edge kernel on a packed B: priced as
+// the former, the slower.
 inline SplitAdds split_adds(int operands) {
-  return (operands & (kOperandScalar | kOperandTransC)) != 0 ? SplitAdds::scalar : SplitAdds::vector;
+  if (operands & kOperandTransB)
+    return (operands & (kOperandScalar | kOperandTransC)) != 0 ? SplitAdds::scalar : SplitAdds::vector;
+  return (operands & kOperandTransC) != 0 ? SplitAdds::transposed : SplitAdds::vector;
+}
+
+// The SplitAdds of tile t's kernel: `transposed` resolved by its TM.
+inline SplitAdds split_adds_of_tile(SplitAdds adds, const SgemmTile &t) {
+  if (adds != SplitAdds::transposed) return adds;
+  return t.TM % 4 == 0 ? SplitAdds::vector : SplitAdds::scalar;
 }
 
 namespace detail {
@@ -226,7 +244,7 @@ inline double predict_time_at(const TunedShape &e, double ps_per_unit, long long
   if (edges && splits == kEdgeFillSplit)
     splits = tile_edges_fill_splits(e.tile, M, N, K, static_cast<long long>(sms < 1 ? 1 : sms) * resident_blocks(e));
   if (!tail && (splits < 1 || !edges)) splits = 1;
-  const double rate = adds == SplitAdds::vector ? kSplitVectorBytesPerPs : kSplitBytesPerPs;
+  const double rate = split_adds_of_tile(adds, e.tile) == SplitAdds::vector ? kSplitVectorBytesPerPs : kSplitBytesPerPs;
   if (tail) {
     // The whole waves as data-parallel blocks, then the last wave's tiles in parts; where it
     // splits, the scale pass and each split tile's parts added into C.

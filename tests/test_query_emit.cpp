@@ -447,18 +447,33 @@ TEST(SelectKernel, ResidencyStretchesAPartWave) {
   EXPECT_EQ(sgemm_tune_kernels::select_kernel(&unknown, 1, 1000, 1000, 1000, kNoFastReads, 132, kVector).splits, 1);
 }
 
-// A split of K adds its parts into C 16 bytes per atomic where C's rows are 16-byte aligned
-// and C is not stored transposed, else 4 bytes per atomic: the same split is predicted
-// cheaper with the wide atomics, an unsplit product costs the same either way, and 1000^3,
-// whose 128 blocks leave the SMs part empty, is split at least as many ways with them.
+// A split of K adds its parts into C 16 bytes per atomic on the edge kernel, whatever C's
+// alignment (realigned across lanes where its rows are not 16-byte aligned), and along a
+// transposed C's columns where the tile's TM is a multiple of 4; 4 bytes per atomic on the
+// kernel of any operands (B transposed) where C is unaligned or transposed. The same split is
+// predicted cheaper with the wide atomics, an unsplit product costs the same either way, and
+// 1000^3, whose 128 blocks leave the SMs part empty, is split at least as many ways with them.
 TEST(SelectKernel, SplitPartsAddedSixteenBytesAtATimeCostLess) {
+  using sgemm_tune_kernels::kOperandScalar;
+  using sgemm_tune_kernels::kOperandTransB;
+  using sgemm_tune_kernels::kOperandTransC;
   using sgemm_tune_kernels::split_adds;
+  using sgemm_tune_kernels::split_adds_of_tile;
   using sgemm_tune_kernels::SplitAdds;
   EXPECT_EQ(split_adds(0), SplitAdds::vector);
-  EXPECT_EQ(split_adds(sgemm_tune_kernels::kOperandTransA | sgemm_tune_kernels::kOperandTransB |
-                       sgemm_tune_kernels::kOperandNarrowAB), SplitAdds::vector);
-  EXPECT_EQ(split_adds(sgemm_tune_kernels::kOperandScalar), SplitAdds::scalar);
-  EXPECT_EQ(split_adds(sgemm_tune_kernels::kOperandTransC), SplitAdds::scalar);
+  EXPECT_EQ(split_adds(sgemm_tune_kernels::kOperandTransA | kOperandTransB | sgemm_tune_kernels::kOperandNarrowAB),
+            SplitAdds::vector);
+  EXPECT_EQ(split_adds(kOperandScalar), SplitAdds::vector);
+  EXPECT_EQ(split_adds(kOperandTransC), SplitAdds::transposed);
+  EXPECT_EQ(split_adds(kOperandTransC | kOperandScalar), SplitAdds::transposed);
+  EXPECT_EQ(split_adds(kOperandTransB | kOperandScalar), SplitAdds::scalar);
+  EXPECT_EQ(split_adds(kOperandTransB | kOperandTransC), SplitAdds::scalar);
+  const SgemmTile tm4{64, 128, 32, 32, 128, 4, 4, 4, 2, 0, 1};
+  const SgemmTile tm2{64, 128, 32, 32, 128, 4, 2, 4, 2, 0, 1};
+  EXPECT_EQ(split_adds_of_tile(SplitAdds::transposed, tm4), SplitAdds::vector);
+  EXPECT_EQ(split_adds_of_tile(SplitAdds::transposed, tm2), SplitAdds::scalar);
+  EXPECT_EQ(split_adds_of_tile(SplitAdds::scalar, tm4), SplitAdds::scalar);
+  EXPECT_EQ(split_adds_of_tile(SplitAdds::vector, tm2), SplitAdds::vector);
   const SgemmTile wide{64, 128, 32, 32, 128, 4, 8, 4, 2, 0, 1};
   const sgemm_tune_kernels::TunedShape four{4096, 4096, 4096, wide, 100.0, 50.0, 4, 0, 0, 0, 0.0};
   const auto predict = [&](int splits, SplitAdds adds) {
@@ -466,6 +481,7 @@ TEST(SelectKernel, SplitPartsAddedSixteenBytesAtATimeCostLess) {
   };
   EXPECT_DOUBLE_EQ(predict(1, SplitAdds::vector), predict(1, SplitAdds::scalar));
   for (int splits : {2, 4, 8}) EXPECT_LT(predict(splits, SplitAdds::vector), predict(splits, SplitAdds::scalar));
+  EXPECT_DOUBLE_EQ(predict(4, SplitAdds::transposed), predict(4, SplitAdds::vector));  // TM 8
   const auto select = [&](SplitAdds adds) {
     return sgemm_tune_kernels::select_kernel(&four, 1, 1000, 1000, 1000, kNoFastReads, 132, adds);
   };

@@ -174,7 +174,7 @@ int main(int argc, char **argv) {
       for (int i = 0; i < 11; ++i) *tile[i] = int_field(f[4 + i], where);
       e.tflops = real(f[15], where);
       e.percent_of_cublas = real(f[16], where);
-      if (f.size() == 22) {
+      if (f.size() >= 22) {  // sweeps since rates (22 fields) and since BLAS entries (24)
         e.blocks_per_sm = static_cast<int>(integer(f[17], where, 0, 1024));
         e.rate_M = integer(f[18], where), e.rate_N = integer(f[19], where), e.rate_K = integer(f[20], where);
         e.rate_tflops = real(f[21], where);
