@@ -266,8 +266,10 @@ enum : int {
   kOperandTransA = 1,     // op(A) = A^T: A is stored K x M, rows lda apart
   kOperandTransB = 2,     // op(B) = B^T: B is stored N x K, rows ldb apart
   kOperandScalar = 4,     // some row of C does not start 16-byte aligned (ldc not a multiple
-                          // of 4, or C at an offset): C's stores, loads and split additions
-                          // are 4 bytes wide
+                          // of 4, or C at an offset): C's loads are 4 bytes wide; where C is
+                          // not read (beta 0, split additions, the scale pass) the edge
+                          // kernel writes it 16 bytes wide, realigned, the kernel of any
+                          // operands 4 bytes
   kOperandScalePass = 8,  // this launch only sets C = beta C (0 when beta is 0, C not read)
                           // over the tiles of its grid (with kOperandTailSplit, over the
                           // tail split's split tiles): the first pass of a split launch, and
