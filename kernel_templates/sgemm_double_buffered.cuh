@@ -397,25 +397,35 @@ __device__ void stream_k_prepare(int ldc, float beta, float *__restrict__ C, lon
 
 // C = beta C (0 when beta == 0, without reading C) over the part of output tile (tileRow,
 // tileCol) that lies inside M x N: the edge kernel's scale pass, any ldc. 16-byte accesses
-// where `vec` (C's rows 16-byte aligned), else realigned ones (scale_block_realigned) where
-// REALIGN, 4-byte ones where not. With transC the product's element (row, col) is C's (col,
-// row), so the tile lies in C as BN lines of BM.
+// where `vec` (C's rows 16-byte aligned), else realigned ones (scale_block_realigned). Not
+// REALIGN (the kernel of any operands): scale_block's accesses, 4 bytes wide where not
+// `vec`, through the call it had before the realigned pass, whose registers it keeps (NVRTC,
+// 64 x 64 x 16: 77; scale_block with a run-time width behind the realigned pass's branches
+// took it to 84, a block per SM less). With transC the product's element (row, col) is C's
+// (col, row), so the tile lies in C as BN lines of BM.
 template <int BM, int BN, int NUM_THREADS, bool REALIGN>
 __device__ void scale_tile(int tileRow, int tileCol, int M, int N, float beta, float *__restrict__ C, int ldc,
                            bool transC, bool vec) {
   const int row0 = tileRow * BM, col0 = tileCol * BN;
   const int rows = M - row0 < BM ? M - row0 : BM, cols = N - col0 < BN ? N - col0 : BN;
+  if constexpr (!REALIGN) {
+    if (transC)
+      scale_block<BN, BM, NUM_THREADS>(C + static_cast<long long>(col0) * ldc + row0, ldc, cols, rows, beta, vec);
+    else
+      scale_block<BM, BN, NUM_THREADS>(C + static_cast<long long>(row0) * ldc + col0, ldc, rows, cols, beta, vec);
+    return;
+  }
   float *const c =
       transC ? C + static_cast<long long>(col0) * ldc + row0 : C + static_cast<long long>(row0) * ldc + col0;
   const int lines = transC ? cols : rows, length = transC ? rows : cols;
   if (transC) {
-    if (vec || !REALIGN)
-      scale_block<BN, BM, NUM_THREADS>(c, ldc, lines, length, beta, vec);
+    if (vec)
+      scale_block<BN, BM, NUM_THREADS>(c, ldc, lines, length, beta, true);
     else
       scale_block_realigned<BN, BM, NUM_THREADS>(c, ldc, lines, length, beta);
   } else {
-    if (vec || !REALIGN)
-      scale_block<BM, BN, NUM_THREADS>(c, ldc, lines, length, beta, vec);
+    if (vec)
+      scale_block<BM, BN, NUM_THREADS>(c, ldc, lines, length, beta, true);
     else
       scale_block_realigned<BM, BN, NUM_THREADS>(c, ldc, lines, length, beta);
   }
@@ -556,8 +566,10 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // the copies of each stage, none inside the K steps' FFMAs.
   // The edge kernel reads C's bits too (the epilogue's branches cost it no registers). Its
   // body fixes A's orientation and A's and B's access width; kOperandScalar, set where C's
-  // rows are not 16-byte aligned, narrows C's accesses alone, in both kernels, and the
-  // kernel of any operands reads A's and B's width from kOperandNarrowAB.
+  // rows are not 16-byte aligned, narrows C's accesses alone (C's loads in both kernels;
+  // the edge kernel writes a C it does not read 16 bytes wide, realigned, the kernel of any
+  // operands 4 bytes), and the kernel of any operands reads A's and B's width from
+  // kOperandNarrowAB.
   constexpr bool kBodyTransA = kBody == kTransposedAEdges || kBody == kTransposedAEdgesNarrow;
   constexpr bool kBodyNarrow = kBody == kPlainEdgesNarrow || kBody == kTransposedAEdgesNarrow;
   const bool transA = kBodyTransA || (kAny && (operands & kOperandTransA));
@@ -589,8 +601,9 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   if (kEdges && (operands & kOperandScalePass)) {
     // Split-K scales every tile of its grid, the tail split the last `rest` tiles, one a block.
     // The kernel of any operands adds an unaligned C's parts 4 bytes at a time, and prepares
-    // it so: with the realigned pass, its products that split such a C ran 6-13% slower
-    // (bench/results/2026-12-03-h200-narrow-factors, call5), its main loop unchanged.
+    // it with the 4-byte pass it had before the realigned one (scale_tile, !REALIGN: its
+    // machine code is then c2047ba's): with the realigned pass its products that split such
+    // a C ran 4-13% slower (bench/results/2026-12-03-h200-narrow-factors, call5).
     const int t = static_cast<int>(tileCount - gridDim.x + blockIdx.x);
     detail::scale_tile<BM, BN, NUM_THREADS, !kAny>(tailSplit ? t / tilesN : blockIdx.y,
                                                    tailSplit ? t % tilesN : blockIdx.x, M, N, beta, C, ldc, transC,
