@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Call 3 (issue 11): the whole path at this commit, as a user runs it (as
+# Not yet run (issue 11; written in session 23): the whole path at this commit, as a user runs it (as
 # bench/results/2026-12-02-h200-measured-dispatch/run5.sh, the last such run):
 # search_spaces/workload.json tuned afresh, a header emitted with its machine code,
 # bench_shapes built there against it, then the random set of seed 1 with the predicted and
