@@ -74,18 +74,6 @@ __device__ __forceinline__ void cp_async4_zfill(float *smem_dst, const float *gm
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(addr), "l"(gmem_src), "r"(inside ? 4 : 0));
 }
 
-// Four floats that lie inside the operand into shared memory: one 16-byte copy, or where
-// NARROW (rows not 16-byte aligned) four 4-byte ones.
-template <bool NARROW>
-__device__ __forceinline__ void cp_async16_or_4x(float *smem_dst, const float *gmem_src) {
-  if constexpr (NARROW) {
-#pragma unroll
-    for (int j = 0; j < 4; ++j) cp_async4_zfill(smem_dst + j, gmem_src + j, true);
-  } else {
-    cp_async16(smem_dst, gmem_src);
-  }
-}
-
 // The four floats at (row, col .. col + 3) of a row-major matrix X (rows ld floats apart)
 // into shared memory at dst, zeros at or past `rows` and `cols`: one 16-byte copy when `vec`
 // (the rows are 16-byte aligned), else four 4-byte ones. X stands in as the valid address
@@ -602,9 +590,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // The fast kernel's code keeps a row index times a leading dimension in an int
   // (leading_dimensions_fit_tile); the edge kernel takes any leading dimension, so larger
   // ones keep the guarded code, whose offsets are 64-bit, everywhere.
-  // The narrow bodies too: their interior stages are copied unguarded 4 bytes at a time, and
-  // a C whose own rows are aligned is stored as the wide bodies store it.
-  const bool fastInterior = kEdges && !kAny && leading_dimensions_fit_tile(kTile, lda, ldb, ldc);
+  const bool fastInterior = kEdges && !kAny && !kBodyNarrow && leading_dimensions_fit_tile(kTile, lda, ldb, ldc);
   // The tail split (kOperandTailSplit, tile_edges_tail_split): the blocks past the tiles of
   // whole waves each take a part of a split tile's K (tail_split_piece); the scale pass's
   // grid is the split tiles, the last of C's tiles.
@@ -703,21 +689,12 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
         for (int pass = 0; pass < A_PASSES; ++pass) {
           int k, m;
           transposedAPlace(pass, k, m);
-          detail::cp_async16_or_4x<kBodyNarrow>(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)],
-                                                &src[static_cast<long long>(k) * lda + m]);
+          detail::cp_async16(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)],
+                             &src[static_cast<long long>(k) * lda + m]);
         }
         return;
       }
       const float *src = aTile + tile * BK;
-      if constexpr (kBodyNarrow) {
-        // Rows not 16-byte aligned: four 4-byte loads, unguarded inside the operand.
-#pragma unroll
-        for (int pass = 0; pass < A_PASSES; ++pass) {
-          const float *p = &src[(innerRowA + pass * ROW_STRIDE_A) * lda + innerColA * 4];
-          aFrag[pass] = make_float4(p[0], p[1], p[2], p[3]);
-        }
-        return;
-      }
 #pragma unroll
       for (int pass = 0; pass < A_PASSES; ++pass)
         aFrag[pass] = reinterpret_cast<const float4 *>(
@@ -754,8 +731,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 #pragma unroll
       for (int pass = 0; pass < B_PASSES; ++pass) {
         const int row = innerRowB + pass * ROW_STRIDE_B;
-        detail::cp_async16_or_4x<kBodyNarrow>(&sgemm_smem[dst + row * BN + innerColB * 4],
-                                              &src[row * ldb + innerColB * 4]);
+        detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * ldb + innerColB * 4]);
       }
     };
     // A transposed B (stored N x K) is read along K and stored across, after the stage's
