@@ -15,7 +15,7 @@
 #   tools/pack_for_device.sh && gzip -9 .device/sgemm-tune .device/sgemm_tune_gpu_tests
 # Run with carry [".device"]: OUT=$OUT bash bench/results/2026-12-03-h200-narrow-profile/run1.sh
 set -uo pipefail
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
 T0=$(date +%s)
 { date -u; cat .device/COMMIT; nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv; } \

@@ -9,7 +9,7 @@
 # how long the packing kernels take beside the product.
 # Carry [".device"] (tools/pack_for_device.sh, binaries gzipped).
 set -u
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/../../.." || exit 1
 OUT=$OUT bash bench/results/2026-12-03-h200-realigned-selection/run2.sh
 source tools/device_env.sh
 timeout 60 ncu --clock-control none -k 'regex:pack|sgemm_double|scale' --csv --page raw \
