@@ -161,18 +161,26 @@ inline EdgeProduct edge_product(const RowMajorGemm &g) {
   return EdgeProduct{t, edge_operands(t)};
 }
 
-// Operands the edge kernel cannot read as they lie, or reads only 4 bytes at a time, copied
-// into a workspace, with rows 16-byte aligned: A (rows not aligned) as it lies, M x K or,
-// transposed, K x M, rows a_ld
-// apart, at the workspace's start; B (transposed, or rows not aligned) as a plain K x N
-// matrix, rows b_ld apart, at b_offset bytes. For a product as edge_product leaves it.
+// Which operands packing copies. `all`: every one the edge kernel cannot read as it lies, or
+// reads only 4 bytes at a time. `transposed`: a transposed B alone, the other operand left
+// to the narrow bodies where its rows are not aligned: what a product of one large operand
+// with unaligned rows and a small transposed one wants, since copying the large one costs
+// more than reading it 4 bytes at a time (a row-major A B^T of M = 100, N = 4072, K = 3839,
+// both leading dimensions K: 384 K floats to transpose, against 16 M with A).
+enum class PackScope { all, transposed };
+
+// Operands copied into a workspace, with rows 16-byte aligned, as `scope` says: A (rows not
+// aligned) as it lies, M x K or, transposed, K x M, rows a_ld apart, at the workspace's
+// start; B (transposed, or rows not aligned) as a plain K x N matrix, rows b_ld apart, at
+// b_offset bytes. For a product as edge_product leaves it.
 struct PackPlan {
   bool a, b;
   int a_ld, b_ld;
   long long b_offset, bytes;  // 0 bytes: nothing to pack
 };
-inline PackPlan pack_plan(const RowMajorGemm &g) {
-  PackPlan p{!a_rows_aligned16(g), g.trans_b || !b_rows_aligned16(g), 0, 0, 0, 0};
+inline PackPlan pack_plan(const RowMajorGemm &g, PackScope scope = PackScope::all) {
+  const bool every = scope == PackScope::all;
+  PackPlan p{every && !a_rows_aligned16(g), g.trans_b || (every && !b_rows_aligned16(g)), 0, 0, 0, 0};
   p.a_ld = static_cast<int>(round_up_to(g.trans_a ? g.M : g.K, 4));
   p.b_ld = static_cast<int>(round_up_to(g.N, 4));
   const long long a_rows = g.trans_a ? g.K : g.M;
@@ -193,18 +201,27 @@ inline PackedFloats packed_floats(const RowMajorGemm &g, const PackPlan &p) {
 }
 
 // The product as it is packed for the edge kernel of tile t: edge_product's, or, where that
-// copies fewer floats and the tile takes the shape, its transpose. A B^T has one operand to
-// transpose either way (B, or A once the product is turned round), so the smaller one is.
-// The selection predicts the edge kernel on the product as edge_product leaves it; turned,
-// its grid is N x M tiles instead, which a tile with BM != BN covers with other remainders.
-inline RowMajorGemm pack_form(const RowMajorGemm &product, const SgemmTile &t) {
+// copies fewer floats under `scope` and the tile takes the shape, its transpose. A B^T has
+// one operand to transpose either way (B, or A once the product is turned round), so the
+// smaller one is. The selection predicts the edge kernel on the product as edge_product
+// leaves it; turned, its grid is N x M tiles instead, which a tile with BM != BN covers with
+// other remainders.
+inline RowMajorGemm pack_form(const RowMajorGemm &product, const SgemmTile &t, PackScope scope = PackScope::all) {
   const RowMajorGemm g = edge_product(product).g;
   if (g.trans_a || !g.trans_b) return g;
   const RowMajorGemm turned = transposed_product(g);
-  if (packed_floats(turned, pack_plan(turned)).total() < packed_floats(g, pack_plan(g)).total() &&
+  if (packed_floats(turned, pack_plan(turned, scope)).total() < packed_floats(g, pack_plan(g, scope)).total() &&
       shape_fits_tile_edges(t, turned.M, turned.N, turned.K))
     return turned;
   return g;
+}
+
+// Whether packing the transposed operand alone (PackScope::transposed) differs from packing
+// every operand that wants it: B is transposed and, in the form that packing takes, A's
+// rows are not aligned, so that the narrow bodies read A as it lies instead of a copy.
+inline bool transposed_alone_differs(const RowMajorGemm &product, const SgemmTile &t) {
+  const RowMajorGemm g = pack_form(product, t, PackScope::transposed);
+  return g.trans_b && !a_rows_aligned16(g);
 }
 
 // All that decides which kernel runs a product, and how (sgemm_tuned_runtime.cuh's route):

@@ -349,13 +349,14 @@ inline cudaError_t allocate_workspace(void **workspace, std::size_t bytes, int d
   return cudaMallocFromPoolAsync(workspace, bytes, pool, stream);
 }
 
-// Packs the operands of `product` that pack_plan names, in the form pack_form chooses for
-// the edge kernel of tile t, into a workspace from the header's pool of `device`, runs
-// `launch` on the product reading them, and frees the workspace on the stream.
+// Packs the operands of `product` that pack_plan names under `scope`, in the form pack_form
+// chooses for the edge kernel of tile t, into a workspace from the header's pool of
+// `device`, runs `launch` on the product reading them, and frees the workspace on the stream.
 template <typename Launch>
-cudaError_t run_packed(const RowMajorGemm &product, const SgemmTile &t, int device, cudaStream_t stream, Launch launch) {
-  const RowMajorGemm g = sgemm_tune_kernels::pack_form(product, t);
-  const sgemm_tune_kernels::PackPlan p = sgemm_tune_kernels::pack_plan(g);
+cudaError_t run_packed(const RowMajorGemm &product, const SgemmTile &t, sgemm_tune_kernels::PackScope scope,
+                       int device, cudaStream_t stream, Launch launch) {
+  const RowMajorGemm g = sgemm_tune_kernels::pack_form(product, t, scope);
+  const sgemm_tune_kernels::PackPlan p = sgemm_tune_kernels::pack_plan(g, scope);
   void *workspace = nullptr;
   cudaError_t e = allocate_workspace(&workspace, static_cast<std::size_t>(p.bytes), device, stream);
   if (e != cudaSuccess) return e;
@@ -490,6 +491,10 @@ enum class Path {
                        // aligned), then a tuned entry's edge kernel as machine code: when
                        // that is predicted faster than reading them as they lie
   tuned_packed_source, // the same with the edge kernel compiled from source
+  tuned_transposed_cubin,   // a transposed B alone packed (PackScope::transposed), the other
+                            // operand read as it lies by the narrow bodies of a tuned entry's
+                            // edge kernel, as machine code: when that is predicted faster
+  tuned_transposed_source,  // the same with the edge kernel compiled from source
   default_fast,        // kDefaultTile on the fast kernel (a GPU with no tunings, a shape it divides)
   default_edges,       // kDefaultTile on the edge kernel: no tunings for this GPU, or K = 0
 };
@@ -504,6 +509,8 @@ inline const char *path_name(Path p) {
     case Path::tuned_any_source: return "tuned-any-source";
     case Path::tuned_packed_cubin: return "tuned-packed-cubin";
     case Path::tuned_packed_source: return "tuned-packed-source";
+    case Path::tuned_transposed_cubin: return "tuned-transposed-cubin";
+    case Path::tuned_transposed_source: return "tuned-transposed-source";
     case Path::default_fast: return "default-fast";
     case Path::default_edges: return "default-edge";
   }
@@ -543,6 +550,8 @@ enum class Packing {
   never,        // read as they lie: the edge kernel's narrow bodies, or the kernel of any
                 // operands for a transposed B
   always,       // wherever a workspace can be had
+  transposed,   // a transposed B alone (PackScope::transposed) where that differs from
+                // packing every operand (transposed_alone_differs), else as `always`
 };
 
 // Which of an entry's kernels runs a selection.
@@ -550,14 +559,16 @@ enum class KernelKind {
   fast,    // the timed kernel
   edges,   // the edge kernel, reading the operands as they lie
   any,     // the kernel of any operands (B transposed)
-  packed,  // the operands packed into a workspace, then the edge kernel
+  packed,      // the operands packed into a workspace, then the edge kernel
+  transposed,  // a transposed B alone packed, then the edge kernel's narrow bodies
 };
 
 // The kernel that runs selection `s` (of an entry with tile t) for `product`; `can_pack`: a
-// workspace can be had (can_pack). No CUDA call: tools/replay_sweep replays it without a
-// GPU.
+// workspace can be had (can_pack). `alone_allowed` false: never the transposed B packed
+// alone, as the header chose before it had that path (tools/replay_sweep, on a sweep that
+// never timed it). No CUDA call: tools/replay_sweep replays it without a GPU.
 inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const SgemmTile &t, const RowMajorGemm &product,
-                              Packing packing, bool can_pack) {
+                              Packing packing, bool can_pack, bool alone_allowed = true) {
   if (!s.edges) return KernelKind::fast;
   // As the operands lie: the edge kernel (its narrow bodies for unaligned rows), or the
   // kernel of any operands for a transposed B.
@@ -566,10 +577,57 @@ inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const Sgem
   if (!packable(product) || packing == Packing::never || !can_pack) return as_they_lie;
   // An exact BLAS match runs as the tuner timed it: on the operands as they lie.
   if (s.kind == sgemm_tune_kernels::SelectKind::exact && packing == Packing::when_faster) return as_they_lie;
+  const bool alone = alone_allowed && any && sgemm_tune_kernels::transposed_alone_differs(product, t);
   if (packing == Packing::always) return KernelKind::packed;
+  if (packing == Packing::transposed) return alone ? KernelKind::transposed : KernelKind::packed;
+  // The fastest of the three by prediction; ties stay with the operands as they lie.
   const RowMajorGemm g = sgemm_tune_kernels::pack_form(product, t);
   const sgemm_tune_kernels::PackedFloats f = sgemm_tune_kernels::packed_floats(g, sgemm_tune_kernels::pack_plan(g));
-  return sgemm_tune_kernels::pack_is_faster(s.predicted_ps, any, f.a, f.b) ? KernelKind::packed : as_they_lie;
+  KernelKind kind = as_they_lie;
+  double best = sgemm_tune_kernels::predict_as_they_lie(s.predicted_ps, any);
+  const double packed = sgemm_tune_kernels::predict_packed(s.predicted_ps, f.a, f.b);
+  if (packed < best) {
+    kind = KernelKind::packed;
+    best = packed;
+  }
+  if (alone) {
+    const sgemm_tune_kernels::PackScope scope = sgemm_tune_kernels::PackScope::transposed;
+    const RowMajorGemm gt = sgemm_tune_kernels::pack_form(product, t, scope);
+    const long long floats = sgemm_tune_kernels::packed_floats(gt, sgemm_tune_kernels::pack_plan(gt, scope)).total();
+    if (sgemm_tune_kernels::predict_transposed_packed(s.predicted_ps, floats) < best) kind = KernelKind::transposed;
+  }
+  return kind;
+}
+
+// How route_selection is told to take kernel kind `kind` (of those kernel_kind gives an edge
+// selection): the operands as they lie, packed, or the transposed operand alone packed.
+constexpr Packing packing_for(KernelKind kind) {
+  return kind == KernelKind::packed ? Packing::always
+         : kind == KernelKind::transposed ? Packing::transposed
+                                          : Packing::never;
+}
+
+// The kernel kinds Dispatch::measured times for selection `s`: the one kernel_kind predicts
+// fastest and, for the selection ranked first (`first`), each other way that packing reads
+// the operands (as they lie, packed, the transposed operand alone packed). The model prices
+// packing with one rate and one slowdown per kernel; where it is wrong, timing settles it
+// (replayed on the sweeps of bench/results/2026-12-03-h200-whole-path: the random sets +0.3
+// to +1.0 points over the kind predicted alone). Writes at most 3 to `out`, the predicted
+// one first; returns how many.
+inline int measured_kinds(const sgemm_tune_kernels::Selection &s, const SgemmTile &t, const RowMajorGemm &product,
+                          bool can_pack, bool first, KernelKind *out, bool alone_allowed = true) {
+  int n = 0;
+  out[n++] = kernel_kind(s, t, product, Packing::when_faster, can_pack, alone_allowed);
+  // An exact BLAS match runs as the tuner timed it, as kernel_kind has it.
+  if (!first || !s.edges || s.kind == sgemm_tune_kernels::SelectKind::exact || !can_pack || !packable(product))
+    return n;
+  for (const Packing p : {Packing::never, Packing::always, Packing::transposed}) {
+    const KernelKind k = kernel_kind(s, t, product, p, can_pack, alone_allowed);
+    bool seen = false;
+    for (int i = 0; i < n; ++i) seen = seen || out[i] == k;
+    if (!seen) out[n++] = k;
+  }
+  return n;
 }
 
 // The path of selection `s` of `table` for `product` (out->device set): which of the
@@ -588,6 +646,9 @@ inline void route_selection(const GpuTable &table, const sgemm_tune_kernels::Sel
   switch (kernel_kind(s, k.shape.tile, product, packing, can_pack(g, out->device))) {
     case KernelKind::packed:
       return use(&table.edges_code[s.entry], k.edges_cubin, Path::tuned_packed_cubin, Path::tuned_packed_source);
+    case KernelKind::transposed:
+      return use(&table.edges_code[s.entry], k.edges_cubin, Path::tuned_transposed_cubin,
+                 Path::tuned_transposed_source);
     case KernelKind::any:
       return use(&table.any_code[s.entry], k.any_cubin, Path::tuned_any_cubin, Path::tuned_any_source);
     case KernelKind::edges:
@@ -782,17 +843,22 @@ inline cudaError_t route(const GpuTable *gpus, int gpu_count, sgemm_tune::Layout
                out);
 }
 
-// The packed paths: the operands packed, then the entry's edge kernel; where no workspace
+// The packed paths: the operands packed (or a transposed B alone), then the entry's edge
+// kernel; where no workspace
 // can be had, the operands read as they lie, which needs none: by the entry's edge kernel
 // (its narrow bodies), or by its kernel of any operands for a transposed B.
 inline cudaError_t launch_packed(const GpuTable *gpus, int gpu_count, const Route &r, const RowMajorGemm &g,
                                  cudaStream_t stream) {
   const TunedKernel &k = *r.kernel;
+  const sgemm_tune_kernels::PackScope scope =
+      r.path == Path::tuned_transposed_cubin || r.path == Path::tuned_transposed_source
+          ? sgemm_tune_kernels::PackScope::transposed
+          : sgemm_tune_kernels::PackScope::all;
   const cudaError_t packed =
-      r.path == Path::tuned_packed_cubin
-          ? run_packed(g, k.shape.tile, r.device, stream,
+      r.path == Path::tuned_packed_cubin || r.path == Path::tuned_transposed_cubin
+          ? run_packed(g, k.shape.tile, scope, r.device, stream,
                        [&](const RowMajorGemm &p) { return launch_edges_cubin(k, *r.code, r.device, p, r.splits, stream); })
-          : run_packed(g, k.shape.tile, r.device, stream,
+          : run_packed(g, k.shape.tile, scope, r.device, stream,
                        [&](const RowMajorGemm &p) { return k.edges_source(p, r.splits, stream); });
   if (packed != cudaErrorMemoryAllocation) return packed;
   cudaGetLastError();  // the failed allocation's, which the fallback answers
@@ -817,7 +883,9 @@ inline cudaError_t launch_route(const GpuTable *gpus, int gpu_count, const Route
     case Path::tuned_any_cubin: return launch_edges_cubin(*r.kernel, *r.code, r.device, g, r.splits, stream);
     case Path::tuned_any_source: return r.kernel->any_source(g, r.splits, stream);
     case Path::tuned_packed_cubin:
-    case Path::tuned_packed_source: return launch_packed(gpus, gpu_count, r, g, stream);
+    case Path::tuned_packed_source:
+    case Path::tuned_transposed_cubin:
+    case Path::tuned_transposed_source: return launch_packed(gpus, gpu_count, r, g, stream);
     case Path::default_fast: return launch_default(g, false, 1, stream);
     case Path::default_edges: break;
   }
@@ -831,7 +899,8 @@ inline cudaError_t launch_route(const GpuTable *gpus, int gpu_count, const Route
 // every kernel 95.4%.
 constexpr int kMeasuredCandidates = 8;
 constexpr int kMeasuredRounds = 3;
-static_assert(kMeasuredCandidates <= kMaxMeasuredCandidates, "kMaxMeasuredCandidates bounds the candidates");
+// The first selection's other kernel kinds (measured_kinds) come on top of these.
+static_assert(kMeasuredCandidates + 2 <= kMaxMeasuredCandidates, "kMaxMeasuredCandidates bounds the candidates");
 // A candidate is timed over a burst of back-to-back calls from an idle stream, as a program
 // calling the product in a loop runs it: a small product's time is then its launches' host
 // time where that exceeds the GPU's (a split's scale pass is a second launch). Timed one
@@ -902,14 +971,25 @@ inline cudaError_t measure_route(const GpuTable *gpus, int gpu_count, const RowM
   sgemm_tune_kernels::TunedShape shapes[kMaxEntries];
   const int n = table_shapes(*found.table, shapes);
   sgemm_tune_kernels::Selection picks[kMeasuredCandidates];
-  const int count =
+  const int selections =
       select_candidates(shapes, n, product, sms, picks, kMeasuredCandidates, tail_split_allowed(*found.table));
-  if (count == 0) return cudaSuccess;
-  Route routes[kMeasuredCandidates];
-  for (int i = 0; i < count; ++i) {
-    routes[i] = start;
-    routes[i].rule = found.rule;
-    route_selection(*found.table, picks[i], product, Packing::when_faster, &routes[i]);
+  if (selections == 0) return cudaSuccess;
+  // Each selection on the kernel kernel_kind predicts, and the first also on the others
+  // (measured_kinds).
+  Route routes[kMaxMeasuredCandidates];
+  int count = 0;
+  const bool packing_possible = can_pack(sgemm_tune_kernels::edge_product(product).g, start.device);
+  for (int i = 0; i < selections; ++i) {
+    KernelKind kinds[3];
+    const int k = measured_kinds(picks[i], found.table->kernels[picks[i].entry].shape.tile, product,
+                                 packing_possible, i == 0, kinds);
+    for (int j = 0; j < k && count < kMaxMeasuredCandidates; ++j) {
+      routes[count] = start;
+      routes[count].rule = found.rule;
+      route_selection(*found.table, picks[i], product, j == 0 ? Packing::when_faster : packing_for(kinds[j]),
+                      &routes[count]);
+      ++count;
+    }
   }
   if (count == 1) {
     *out = routes[0];
@@ -940,8 +1020,8 @@ inline cudaError_t measure_route(const GpuTable *gpus, int gpu_count, const RowM
   };
   const double calls = kBurstPs / picks[0].predicted_ps;
   const int burst = calls >= kMaxBurst ? kMaxBurst : calls > 1 ? static_cast<int>(calls) : 1;
-  bool usable[kMeasuredCandidates];
-  float best_ms[kMeasuredCandidates];
+  bool usable[kMaxMeasuredCandidates];
+  float best_ms[kMaxMeasuredCandidates];
   for (int i = 0; i < count; ++i) best_ms[i] = -1;
   TimingEvents events;
   if (e == cudaSuccess) e = events.create();

@@ -298,12 +298,28 @@ inline double predict_pack_time(long long a_floats, long long b_floats) {
   return detail::kWorkspacePs + copy(a_floats) + copy(b_floats);
 }
 
+// The time of a product whose edge kernel on aligned operands is predicted to take
+// `edges_ps`, as its operands lie: on the kernel of any operands (`any`, B transposed) or
+// the edge kernel's narrow bodies.
+inline double predict_as_they_lie(double edges_ps, bool any) {
+  return edges_ps * (any ? detail::kAnyKernelSlowdown : detail::kNarrowKernelSlowdown);
+}
+
+// The same after packing a_floats of A and b_floats of B (PackScope::all).
+inline double predict_packed(double edges_ps, long long a_floats, long long b_floats) {
+  return edges_ps + predict_pack_time(a_floats, b_floats);
+}
+
+// The same after packing the transposed operand alone (`floats` of it, PackScope::
+// transposed), the narrow bodies reading the other as it lies.
+inline double predict_transposed_packed(double edges_ps, long long floats) {
+  return edges_ps * detail::kNarrowKernelSlowdown + predict_pack_time(0, floats);
+}
+
 // Whether packing then the edge kernel is predicted faster than reading the operands as they
-// lie, for a product whose edge kernel on packed operands is predicted to take `edges_ps`:
-// with the kernel of any operands (`any`, B transposed) or the edge kernel's narrow bodies.
+// lie.
 inline bool pack_is_faster(double edges_ps, bool any, long long a_floats, long long b_floats) {
-  const double slowdown = any ? detail::kAnyKernelSlowdown : detail::kNarrowKernelSlowdown;
-  return edges_ps + predict_pack_time(a_floats, b_floats) < edges_ps * slowdown;
+  return predict_packed(edges_ps, a_floats, b_floats) < predict_as_they_lie(edges_ps, any);
 }
 
 // Whether the fast kernel of a tile can read a product's operands: they lie as it reads them

@@ -42,6 +42,7 @@
 
 using sgemm_tune::Layout;
 using sgemm_tune::Op;
+using sgemm_tune_runtime::Packing;
 
 namespace {
 
@@ -188,7 +189,9 @@ struct Case {
   int entry;   // -1: through sgemm_tuned; else launch this tuned entry's edge kernel
   int splits;  // with K split this many ways (kEdgeTailSplit, 0: the tail split)
   bool round;  // each least leading dimension rounded up to a multiple of 4 before `pad`
-  bool pack;   // with `entry`: the operands packed into a workspace first, then the edge kernel
+  // With `entry`: never, the operands as they lie; always, packed into a workspace first,
+  // then the edge kernel; transposed, a transposed B alone packed.
+  Packing pack;
 };
 
 int round_up4(int v) { return (v + 3) / 4 * 4; }
@@ -218,10 +221,10 @@ const sgemm_tune_runtime::GpuTable *current_table() {
 }
 
 // The edge kernel of entry `i` of this GPU's table (or its kernel of any operands, or the
-// operands packed first where `pack`), K split `splits` ways, chosen with route_choice and
+// operands packed first as `pack` says), K split `splits` ways, chosen with route_choice and
 // launched as sgemm_tuned launches its routes.
-cudaError_t launch_entry_edges(int i, const sgemm_tune_kernels::RowMajorGemm &g, int splits, bool pack,
-                               std::string *path) {
+cudaError_t launch_entry_edges(int i, const sgemm_tune_kernels::RowMajorGemm &g, int splits,
+                               Packing pack, std::string *path) {
   const sgemm_tune_runtime::GpuTable *table = current_table();
   if (table == nullptr || i >= table->count) return cudaErrorInvalidDevice;
   // A split into more parts than K has slices runs as one part a slice.
@@ -229,8 +232,7 @@ cudaError_t launch_entry_edges(int i, const sgemm_tune_kernels::RowMajorGemm &g,
   if (splits > slices) splits = slices > 1 ? static_cast<int>(slices) : 1;
   sgemm_tune_runtime::Route r{};
   const cudaError_t e = sgemm_tune_runtime::route_choice(
-      sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, g, i, true, splits,
-      pack ? sgemm_tune_runtime::Packing::always : sgemm_tune_runtime::Packing::never, &r);
+      sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, g, i, true, splits, pack, &r);
   if (e != cudaSuccess) return e;
   const std::string name = sgemm_tune_runtime::path_name(r.path);  // tuned-edge-cubin, tuned-any-source, ...
   *path = "entry-" + std::to_string(i) + name.substr(name.find('-'));
@@ -296,7 +298,8 @@ void run_case(cublasHandle_t h, const Case &c, std::mt19937 &rng) {
     status = launch_entry_edges(c.entry, g, c.splits, c.pack, &path);
     // The kernel of any operands has no tail split: asked for one, the route is refused
     // before anything runs, and C keeps every bit it had.
-    if (c.splits == sgemm_tune_kernels::kEdgeTailSplit && !c.pack && sgemm_tune_runtime::needs_any_kernel(g)) {
+    if (c.splits == sgemm_tune_kernels::kEdgeTailSplit && c.pack == Packing::never &&
+        sgemm_tune_runtime::needs_any_kernel(g)) {
       CHECK(cudaDeviceSynchronize());
       const std::vector<float> got = out.read();
       const bool untouched = std::memcmp(got.data(), start.data(), got.size() * sizeof(float)) == 0;
@@ -357,7 +360,7 @@ void run_every_call(std::initializer_list<Sizes> sizes, unsigned seed) {
           for (int pad : {0, 4, 3})
             for (int offset : {0, 1, 3})
               for (float beta : {0.0f, 0.5f})
-                run_case(h, Case{l, a, b, s.M, s.N, s.K, pad, offset, beta, -1, 1, false, false}, rng);
+                run_case(h, Case{l, a, b, s.M, s.N, s.K, pad, offset, beta, -1, 1, false, Packing::never}, rng);
   CHECK_CUBLAS(cublasDestroy(h));
 }
 
@@ -395,7 +398,7 @@ void run_measured() {
           for (int pad : {0, 3})
             for (int offset : {0, 1})
               for (float beta : {0.5f, 0.0f})
-                run_case(h, Case{l, a, b, s.M, s.N, s.K, pad, offset, beta, -1, 1, false, false}, rng);
+                run_case(h, Case{l, a, b, s.M, s.N, s.K, pad, offset, beta, -1, 1, false, Packing::never}, rng);
   CHECK_CUBLAS(cublasDestroy(h));
 
   // An error the program has not read yet (a failed allocation's, which does not stick)
@@ -460,7 +463,7 @@ void run_edges() {
                 for (float beta : {0.0f, 0.5f})
                   run_case(h,
                            Case{l, a, b, s.M, s.N, s.K, aligned ? 0 : 3, aligned ? 0 : 1, beta, entry, splits, aligned,
-                                false},
+                                Packing::never},
                            rng);
   // The same entries with the operands packed first (unaligned rows: every op pair packs).
   for (int entry = 0; entry < table->count; ++entry)
@@ -470,7 +473,22 @@ void run_edges() {
           for (Op b : kOps)
             for (int splits : kEdgeSplits)
               for (float beta : {0.0f, 0.5f})
-                run_case(h, Case{l, a, b, s.M, s.N, s.K, 3, 1, beta, entry, splits, false, true}, rng);
+                run_case(h,
+                         Case{l, a, b, s.M, s.N, s.K, 3, 1, beta, entry, splits, false,
+                              Packing::always},
+                         rng);
+  // The transposed B alone packed, A's unaligned rows read by the narrow bodies: the products
+  // whose B is transposed in row-major terms (row-major A B^T, column-major A^T B).
+  for (int entry = 0; entry < table->count; ++entry)
+    for (const Shape &s : {Shape{1001, 999, 1003}, Shape{127, 129, 131}})
+      for (Layout l : kLayouts)
+        for (int splits : kEdgeSplits)
+          for (float beta : {0.0f, 0.5f})
+            run_case(h,
+                     Case{l, l == Layout::RowMajor ? Op::NoTrans : Op::Trans,
+                          l == Layout::RowMajor ? Op::Trans : Op::NoTrans, s.M, s.N, s.K, 3, 1, beta, entry, splits,
+                          false, Packing::transposed},
+                     rng);
   // The tail split with whole waves and a split last wave together: on 132 SMs, one of these
   // two shapes leaves a last wave at most half full, after at least one whole wave, for the
   // test's tiles (128 x 256 at 1 or 2 blocks an SM, 128 x 64 at 1 to 6), so that the whole
@@ -482,7 +500,7 @@ void run_edges() {
         for (float beta : {0.0f, 0.5f})
           run_case(h,
                    Case{Layout::RowMajor, a, Op::NoTrans, s.M, s.N, s.K, 0, 0, beta, entry,
-                        sgemm_tune_kernels::kEdgeTailSplit, true, false},
+                        sgemm_tune_kernels::kEdgeTailSplit, true, Packing::never},
                    rng);
   // The workspaces' memory handed back (sgemm_tune::release_workspaces) between packed
   // products: the next ones take it again.
@@ -498,7 +516,7 @@ void run_edges() {
         for (Op b : kOps)
           for (int splits : kEdgeSplits)
             for (float beta : {0.0f, 0.5f})
-              run_case(h, Case{l, a, b, 64, 2000, 300, 0, 0, beta, entry, splits, true, true}, rng);
+              run_case(h, Case{l, a, b, 64, 2000, 300, 0, 0, beta, entry, splits, true, Packing::always}, rng);
   CHECK_CUBLAS(cublasDestroy(h));
 }
 

@@ -441,6 +441,55 @@ TEST(BlasCall, PackingTransposesTheSmallerOperandOfABTransposed) {
   EXPECT_EQ(pack_form(huge, t).M, 8);
 }
 
+// PackScope::transposed copies a transposed B alone, however A's rows lie, and turns the
+// product round where that makes the copy smaller; where A's rows are aligned, or B is not
+// transposed, it differs from packing every operand in nothing.
+TEST(BlasCall, TheTransposedOperandAlonePacksWithoutTheOther) {
+  alignas(256) static float buffer[1 << 16];
+  const float *A = buffer, *B = buffer + (1 << 14);
+  float *C = buffer + (1 << 15);
+  const SgemmTile t{64, 64, 16, 32, 32, 1, 4, 4, 2, 0, 0};
+  // A 8 x 63 and B 200 x 63 (stored N x K), rows 63 floats apart: neither aligned.
+  const RowMajorGemm nt = to_row_major(Layout::RowMajor, Op::NoTrans, Op::Trans, 8, 200, 63, 1.0f, A, 63, B, 63, 0.0f,
+                                       C, 200);
+  const PackPlan every = pack_plan(nt);
+  EXPECT_TRUE(every.a);
+  EXPECT_TRUE(every.b);
+  const PackPlan alone = pack_plan(nt, PackScope::transposed);
+  EXPECT_FALSE(alone.a);
+  EXPECT_TRUE(alone.b);
+  EXPECT_EQ(alone.b_offset, 0);
+  EXPECT_EQ(alone.bytes, 4LL * 63 * 200);
+  // Turned round, the transposed operand is A's 8 x 63: the copy of 504 floats, where
+  // packing every operand copies all of both either way.
+  const RowMajorGemm turned = pack_form(nt, t, PackScope::transposed);
+  EXPECT_TRUE(turned.trans_c);
+  EXPECT_EQ(turned.A, B);
+  EXPECT_EQ(turned.B, A);
+  EXPECT_EQ(packed_floats(turned, pack_plan(turned, PackScope::transposed)).total(), 8 * 63);
+  EXPECT_FALSE(pack_form(nt, t).trans_c);
+  EXPECT_TRUE(transposed_alone_differs(nt, t));
+  // The packed product: B from the workspace, plain and aligned; A as it lies, unaligned,
+  // which the edge kernel's narrow bodies read.
+  alignas(256) static float workspace[1 << 12];
+  const RowMajorGemm packed = packed_product(turned, pack_plan(turned, PackScope::transposed), workspace);
+  EXPECT_EQ(packed.A, B);
+  EXPECT_EQ(packed.lda, 63);
+  EXPECT_EQ(packed.B, workspace);
+  EXPECT_FALSE(packed.trans_b);
+  EXPECT_TRUE(plain_edge_operands(packed));
+  EXPECT_FALSE(wide_edge_operands(packed));
+  // A's rows aligned (K = 64): the same as packing every operand.
+  const RowMajorGemm aligned = to_row_major(Layout::RowMajor, Op::NoTrans, Op::Trans, 8, 200, 64, 1.0f, A, 64, B, 64,
+                                            0.0f, C, 200);
+  EXPECT_FALSE(transposed_alone_differs(aligned, t));
+  // B not transposed: nothing to pack alone.
+  const RowMajorGemm nn = to_row_major(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 8, 200, 63, 1.0f, A, 63, B, 201,
+                                       0.0f, C, 200);
+  EXPECT_FALSE(transposed_alone_differs(nn, t));
+  EXPECT_EQ(pack_plan(nn, PackScope::transposed).bytes, 0);
+}
+
 
 // An entry tuned as a BLAS product is the one candidate for exactly its call (sizes, ops,
 // layout, rows' alignment), on the kernel the tuner timed it on and split as the tuner split

@@ -151,7 +151,7 @@ TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
     // Which tuned tile serves an edge shape is the selection rule's business (its own tests).
     std::string path = c.at("path");
     const std::string expected = expected_path(c);
-    const bool packed = path.rfind("tuned-packed-", 0) == 0;
+    const bool packed = path.rfind("tuned-packed-", 0) == 0 || path.rfind("tuned-transposed-", 0) == 0;
     if (path.rfind("tuned-edge-", 0) == 0) path = expected == "tuned-edge-or-packed" ? expected : "tuned-edge";
     if (path.rfind("tuned-any-", 0) == 0) path = "tuned-any-or-packed";
     if (packed) path = expected == "tuned-edge-or-packed" ? expected : "tuned-any-or-packed";
@@ -199,13 +199,15 @@ TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
   const auto edge_cases = parse_cases(edges.text);
   // 3 entries x 6 shapes x 2 layouts x 4 op pairs x aligned or not x 3 launches (K whole,
   // split 3 ways, tail split) x 2 betas, then packed: 3 entries x 2 shapes x 2 layouts x 4 op
-  // pairs x 3 launches x 2 betas, and the thin aligned shape: 3 entries x 2 layouts x 4 op
+  // pairs x 3 launches x 2 betas, and the transposed B alone packed: 3 entries x 2 shapes x 2
+  // layouts x 3 launches x 2 betas, and the thin aligned shape: 3 entries x 2 layouts x 4 op
   // pairs x 3 launches x 2 betas, and the tail split's whole waves with a split last wave:
   // 3 entries x 2 shapes x 2 orientations of A x 2 betas.
-  EXPECT_EQ(edge_cases.size(), 1728u + 288u + 144u + 24u);
+  EXPECT_EQ(edge_cases.size(), 1728u + 288u + 72u + 144u + 24u);
   // Each entry's two edge kernels ran: the one for plain operands and the one for any; and
-  // the edge kernel after packing. The kernel of any operands, asked for a tail split, which
-  // it does not have, refused it and left C alone; every other tail split ran.
+  // the edge kernel after packing, every operand or the transposed one alone. The kernel of
+  // any operands, asked for a tail split, which it does not have, refused it and left C
+  // alone; every other tail split ran.
   std::map<std::string, int> by_entry;
   int tail_split = 0, refused = 0;
   for (const auto &c : edge_cases) {
@@ -215,13 +217,14 @@ TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
     ++tail_split;
     refused += c.at("path") == "refused";
   }
-  EXPECT_EQ(tail_split, 744);
+  EXPECT_EQ(tail_split, 768);
   EXPECT_GT(refused, 0);
   EXPECT_LT(refused, tail_split / 2);
   by_entry.erase("refused");
-  EXPECT_EQ(by_entry.size(), 9u);
+  EXPECT_EQ(by_entry.size(), 12u);
   for (const char *kernel : {"entry-0-edge-", "entry-1-edge-", "entry-2-edge-", "entry-0-any-", "entry-1-any-",
-                             "entry-2-any-", "entry-0-packed-", "entry-1-packed-", "entry-2-packed-"}) {
+                             "entry-2-any-", "entry-0-packed-", "entry-1-packed-", "entry-2-packed-",
+                             "entry-0-transposed-", "entry-1-transposed-", "entry-2-transposed-"}) {
     int n = 0;
     for (const auto &[path, count] : by_entry)
       if (path.rfind(kernel, 0) == 0) n += count;

@@ -411,6 +411,23 @@ TEST(SelectKernel, PackingIsChosenWhereItPays) {
   EXPECT_LT(sgemm_tune_kernels::predict_pack_time(1000, 0), sgemm_tune_kernels::predict_pack_time(1000000, 0));
 }
 
+// A product of one large operand with unaligned rows and a small transposed one (row-major
+// A B^T, M = 100, N = 4072, K = 3839, both leading dimensions K): copying the large one costs
+// more than the narrow bodies lose reading it, so the transposed one alone is predicted
+// fastest, ahead of both the kernel of any operands and packing every operand.
+TEST(SelectKernel, TheSmallTransposedOperandAlonePacksWhereTheOtherIsLarge) {
+  using namespace sgemm_tune_kernels;
+  const double edges = 7.5e7;  // the edge kernel on aligned operands: 75 us
+  const long long large = 4072LL * 3839, small = 100LL * 3839;
+  const double alone = predict_transposed_packed(edges, small);
+  EXPECT_LT(alone, predict_as_they_lie(edges, true));
+  EXPECT_LT(alone, predict_packed(edges, large, small));
+  // Where the product is small against the copy, the operands stay as they lie.
+  EXPECT_GT(predict_transposed_packed(5.0e6, small), predict_as_they_lie(5.0e6, true));
+  // The narrow bodies cost what the kernel reading the other operand as it lies loses.
+  EXPECT_GT(predict_transposed_packed(edges, small), predict_packed(edges, 0, small));
+}
+
 // An SM's rate by the warps it holds: a scheduler with one warp cannot hide the latency of
 // shared-memory loads as two or more can (measured, two did as well as three: both rates 1).
 TEST(SelectKernel, AnSmWithFewWarpsRunsSlower) {

@@ -1,7 +1,8 @@
 // The sweep: every kernel the selection could have picked for each problem, timed. For each
 // problem and each tuned entry of the GPU in hand: its fast kernel where it applies, and its
 // edge kernel (or, for a transposed B, its kernel of any operands), and the packed path
-// wherever packing would change how the operands are read, with K split each of the ways
+// wherever packing would change how the operands are read (and the transposed B packed
+// alone where that differs from packing every operand), with K split each of the ways
 // the selection tries. Each is verified
 // (beta = 0 over a NaN-filled C, against cuBLAS) before it is timed. One CSV line per
 // (problem, choice), naming what sgemm_tuned itself chose, so that a selection rule can be
@@ -73,6 +74,8 @@ inline const char *path_kind(sgemm_tune_runtime::Path p) {
     case Path::tuned_any_source: return "any";
     case Path::tuned_packed_cubin:
     case Path::tuned_packed_source: return "packed";
+    case Path::tuned_transposed_cubin:
+    case Path::tuned_transposed_source: return "transposed";
     default: return "default";
   }
 }
@@ -165,6 +168,10 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
         if (packable && rt::route_choice(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, g, e, true, splits,
                                     rt::Packing::always, &r) == cudaSuccess &&
             (r.path == rt::Path::tuned_packed_cubin || r.path == rt::Path::tuned_packed_source))
+          routes.push_back(r);
+        if (packable && rt::route_choice(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, g, e, true, splits,
+                                    rt::Packing::transposed, &r) == cudaSuccess &&
+            (r.path == rt::Path::tuned_transposed_cubin || r.path == rt::Path::tuned_transposed_source))
           routes.push_back(r);
       }
     }

@@ -14,7 +14,8 @@
 // on set SET, or when a problem's choice was never swept: a guard against a change of the
 // model that makes its choices worse on measured data.
 // --no-tail-split: the selection without the edge kernel's tail split (splits 0), as it chose
-// before it had one; a sweep that holds no tail split is replayed so anyway.
+// before it had one; a sweep that holds no tail split is replayed so anyway. A sweep that never
+// timed a transposed B packed alone (kernel "transposed") is replayed without that path.
 // Host code only; CUDA language so that the header's runtime, which it replays, compiles.
 #include <cerrno>
 #include <cmath>
@@ -93,6 +94,7 @@ const char *kind_name(rt::KernelKind kind) {
     case rt::KernelKind::edges: return "edge";
     case rt::KernelKind::any: return "any";
     case rt::KernelKind::packed: return "packed";
+    case rt::KernelKind::transposed: return "transposed";
   }
   return "?";
 }
@@ -158,6 +160,7 @@ int main(int argc, char **argv) {
   // A sweep taken before the edge kernel had the tail split holds no timing of it: the replay
   // then leaves it out of the selection, which would otherwise choose kernels it cannot score.
   bool sweep_has_tail_split = false;
+  bool sweep_has_transposed = false;  // a transposed B packed alone (Path::tuned_transposed_*) was timed
   while (std::getline(in, line)) {
     ++line_number;
     const std::string where = std::string(argv[1]) + ":" + std::to_string(line_number);
@@ -209,6 +212,7 @@ int main(int argc, char **argv) {
     const Choice c{int_field(f[16], where), int_field(f[18], where, 0), f[17], real(f[19], where),
                    real(f[20], where)};
     sweep_has_tail_split |= c.splits == k::kEdgeTailSplit;
+    sweep_has_transposed |= c.kernel == "transposed";
     if (c.entry < 0 || c.entry >= static_cast<int>(entries.size())) fail(where + ": no such entry");
     p.choices.push_back(c);
   }
@@ -235,26 +239,37 @@ int main(int argc, char **argv) {
         rt::select_candidates(entries.data(), static_cast<int>(entries.size()), product, sms, candidates, measured,
                               sweep_has_tail_split && !no_tail_split);
     const auto kind_of = [&](const k::Selection &c) {
-      return kind_name(rt::kernel_kind(c, entries[c.entry].tile, product, rt::Packing::when_faster, true));
+      return kind_name(
+          rt::kernel_kind(c, entries[c.entry].tile, product, rt::Packing::when_faster, true, sweep_has_transposed));
     };
-    const auto swept = [&](const k::Selection &c) -> const Choice * {
+    const auto swept = [&](const k::Selection &c, const char *kind) -> const Choice * {
       for (const Choice &m : p.choices)
-        if (m.entry == c.entry && m.kernel == kind_of(c) && m.splits == (c.edges ? c.splits : 1)) return &m;
+        if (m.entry == c.entry && m.kernel == kind && m.splits == (c.edges ? c.splits : 1)) return &m;
       return nullptr;
     };
-    // The choice: the first candidate, or, measuring, the one the sweep timed fastest of those
-    // it timed (a header would time the others too: no better than it could do).
+    // The choice: the first candidate on its predicted kind, or, measuring, of the kinds the
+    // header times (measured_kinds: the first candidate's other kinds too), the one the sweep
+    // timed fastest of those it timed (a header would time the others too: no better than it
+    // could do).
     k::Selection s = found > 0 ? candidates[0] : k::Selection{k::SelectKind::none, -1, false, 1, 0.0};
+    const char *kind = s.entry < 0 ? "none" : kind_of(s);
     const Choice *chosen = nullptr;
     for (int c = 0; c < found; ++c) {
-      const Choice *m = swept(candidates[c]);
-      if (m == nullptr || !std::isfinite(m->ms)) continue;
-      if (chosen == nullptr || m->ms < chosen->ms) {
-        chosen = m;
-        s = candidates[c];
+      const k::SgemmTile &tile = entries[candidates[c].entry].tile;
+      rt::KernelKind kinds[3] = {
+          rt::kernel_kind(candidates[c], tile, product, rt::Packing::when_faster, true, sweep_has_transposed)};
+      const int n =
+          measured > 1 ? rt::measured_kinds(candidates[c], tile, product, true, c == 0, kinds, sweep_has_transposed) : 1;
+      for (int j = 0; j < n; ++j) {
+        const Choice *m = swept(candidates[c], kind_name(kinds[j]));
+        if (m == nullptr || !std::isfinite(m->ms)) continue;
+        if (chosen == nullptr || m->ms < chosen->ms) {
+          chosen = m;
+          s = candidates[c];
+          kind = kind_name(kinds[j]);
+        }
       }
     }
-    const char *kind = s.entry < 0 ? "none" : kind_of(s);
     const Choice *oracle = nullptr;
     for (const Choice &c : p.choices)
       if (std::isfinite(c.ms) && (oracle == nullptr || c.ms < oracle->ms)) oracle = &c;
