@@ -11,7 +11,7 @@
 # Pair 1, base against pairs: bench/experiments/narrow_pairs.txt, then the random sets of
 # seeds 1 and 2. Pair 2, pairs against route: bench/experiments/transposed_alone.txt, then
 # the same random sets. Each two rounds, base first in odd rounds.
-# Carry [".device"] (.device/progs/{base,pairs,route}/bench_shapes.gz, .device/base from
+# Carry [".device"] (.device/progs/{base,pairs,route}/bench_shapes.xz, xz -9 of the stripped programs; .device/base from
 # tools/pack_for_device.sh --base ba49e80): OUT=$OUT bash <this file>
 set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
@@ -22,7 +22,7 @@ T0=$(date +%s)
 db=bench/results/2026-12-02-h200-measured-dispatch/call6/workload.db.gz
 place() {  # place VERSION-AS PROGRAM
   mkdir -p /tmp/bench_shapes_paired/$1/build
-  gunzip -c .device/progs/$2/bench_shapes.gz >/tmp/bench_shapes_paired/$1/build/bench_shapes
+  xz -dc .device/progs/$2/bench_shapes.xz >/tmp/bench_shapes_paired/$1/build/bench_shapes
   chmod +x /tmp/bench_shapes_paired/$1/build/bench_shapes
 }
 paired() {  # paired NAME PROBLEMS-OR-EMPTY SEEDS LIMIT
