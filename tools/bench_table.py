@@ -41,6 +41,8 @@ class Problem:
             return "kernel of any operands"
         if "-packed-" in self.path:
             return "packed, then the edge kernel"
+        if "-transposed-" in self.path:  # tuned-transposed-*: a transposed B packed alone
+            return "transposed B packed, then the narrow bodies"
         if "edge" in self.path:  # tuned-edge-*, and default-edge (the seed tile's edge kernel)
             narrow = self.lda % 4 or self.ldb % 4 or self.offset % 4
             return "edge kernel, narrow bodies" if narrow else "edge kernel, wide bodies"
