@@ -642,7 +642,7 @@ void run_huge() {
               const sgemm_tune_kernels::RowMajorGemm g = sgemm_tune_kernels::to_row_major(
                   Layout::RowMajor, Op::NoTrans, Op::NoTrans, M, N, K, alpha, a.base, lda, b.base, ldb, beta, c.base,
                   ldc);
-              status = launch_entry_edges(entry, g, splits, false, &path);
+              status = launch_entry_edges(entry, g, splits, Packing::never, &path);
             }
             CHECK(cudaDeviceSynchronize());
             const std::vector<float> got = c.read(), want = dc.read();
