@@ -15,8 +15,9 @@ for b in sgemm-tune sgemm_tune_gpu_tests; do
 done
 export SGEMM_TUNE_BINARY=/tmp/sgemm-tune
 # Each test as long as the call leaves it (570 s in all).
-for t in GpuBlas.EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas GpuBlas.ATunedBlasProductRunsOnTheKernelItWasTimedOn \
-         'GpuHeader.*'; do
+# TESTS: the tests to run, in order (default both GpuBlas tests, then GpuHeader.*).
+for t in ${TESTS:-GpuBlas.EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas \
+                  GpuBlas.ATunedBlasProductRunsOnTheKernelItWasTimedOn GpuHeader.*}; do
   left=$((570 - ($(date +%s) - T0)))
   [[ $left -gt 30 ]] || { echo "$t: not run, ${left} s left"; continue; }
   log=$OUT/$(echo "$t" | tr -c 'A-Za-z0-9\n' '_' | cut -c1-40).log
