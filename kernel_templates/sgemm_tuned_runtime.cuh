@@ -611,9 +611,11 @@ constexpr Packing packing_for(KernelKind kind) {
 // fastest and, for the selection ranked first (`first`), each other way that packing reads
 // the operands (as they lie, packed, the transposed operand alone packed). The model prices
 // packing with one rate and one slowdown per kernel; where it is wrong, timing settles it
-// (replayed on the sweeps of bench/results/2026-12-03-h200-whole-path: the random sets +0.3
-// to +1.0 points over the kind predicted alone). Writes at most 3 to `out`, the predicted
-// one first; returns how many.
+// (replayed on the four sweeps of tests/data/sweep_h200_workload_*, of 8 selections: the
+// random sets +0.1 to +0.6 points; 5000x200x3001 column-major A^T B ran 1.58x faster packed
+// where the model kept the kernel of any operands: bench/results/2026-12-03-h200-
+// transposed-alone, call 1). Writes at most 3 to `out`, the predicted one first; returns
+// how many.
 inline int measured_kinds(const sgemm_tune_kernels::Selection &s, const SgemmTile &t, const RowMajorGemm &product,
                           bool can_pack, bool first, KernelKind *out, bool alone_allowed = true) {
   int n = 0;
