@@ -162,12 +162,12 @@ inline EdgeProduct edge_product(const RowMajorGemm &g) {
 }
 
 // Which operands packing copies. `all`: every one the edge kernel cannot read as it lies, or
-// reads only 4 bytes at a time. `transposed`: a transposed B alone, the other operand left
+// reads only 4 bytes at a time. `transposed_only`: a transposed B alone, the other left
 // to the narrow bodies where its rows are not aligned: what a product of one large operand
 // with unaligned rows and a small transposed one wants, since copying the large one costs
 // more than reading it 4 bytes at a time (a row-major A B^T of M = 100, N = 4072, K = 3839,
 // both leading dimensions K: 384 K floats to transpose, against 16 M with A).
-enum class PackScope { all, transposed };
+enum class PackScope { all, transposed_only };
 
 // Operands copied into a workspace, with rows 16-byte aligned, as `scope` says: A (rows not
 // aligned) as it lies, M x K or, transposed, K x M, rows a_ld apart, at the workspace's
@@ -216,11 +216,11 @@ inline RowMajorGemm pack_form(const RowMajorGemm &product, const SgemmTile &t, P
   return g;
 }
 
-// Whether packing the transposed operand alone (PackScope::transposed) differs from packing
+// Whether packing the transposed operand alone (PackScope::transposed_only) differs from packing
 // every operand that wants it: B is transposed and, in the form that packing takes, A's
 // rows are not aligned, so that the narrow bodies read A as it lies instead of a copy.
 inline bool transposed_alone_differs(const RowMajorGemm &product, const SgemmTile &t) {
-  const RowMajorGemm g = pack_form(product, t, PackScope::transposed);
+  const RowMajorGemm g = pack_form(product, t, PackScope::transposed_only);
   return g.trans_b && !a_rows_aligned16(g);
 }
 

@@ -34,9 +34,10 @@ enum class Dispatch {
   // The kernel the selection's model predicts fastest (sgemm_tuned_select.h). The call never
   // waits on the GPU, so it may be captured into a CUDA graph.
   predicted,
-  // The first call times, on its stream, the kernels the model ranks fastest (up to 8) and
-  // keeps the fastest for every later call: the host waits for that once, for 4 runs of
-  // each (more, in bursts, for a product under 100 us: at most 8 x 49 runs). With beta != 0
+  // The first call times, on its stream, the kernels the model ranks fastest (up to 8, and
+  // the first one's other ways of packing: up to 10) and keeps the fastest for every later
+  // call: the host waits for that once, for 4 runs of each (more, in bursts, for a product
+  // under 100 us: at most 10 x 49 runs). With beta != 0
   // the candidates run on a copy of C. A call made while its stream is being captured, or
   // that cannot have the copy, takes the predicted kernel and leaves the timing to a later
   // call. The choice rests on timings, so two processes may choose different kernels, and
@@ -487,14 +488,14 @@ enum class Path {
   tuned_any_cubin,     // a tuned entry's kernel of any operands (for a transposed B), machine
                        // code compiled by sgemm-tune
   tuned_any_source,    // the same compiled from source (launch_any)
-  tuned_packed_cubin,  // operands packed into a workspace (B transposed, or rows not
-                       // aligned), then a tuned entry's edge kernel as machine code: when
-                       // that is predicted faster than reading them as they lie
+  tuned_packed_cubin,  // every operand that wants it packed into a workspace (B transposed,
+                       // or rows not aligned), then a tuned entry's edge kernel as machine
+                       // code: when that is predicted fastest (kernel_kind)
   tuned_packed_source, // the same with the edge kernel compiled from source
-  tuned_transposed_cubin,   // a transposed B alone packed (PackScope::transposed), the other
+  tuned_packed_transposed_cubin,   // a transposed B alone packed (PackScope::transposed_only), the other
                             // operand read as it lies by the narrow bodies of a tuned entry's
                             // edge kernel, as machine code: when that is predicted faster
-  tuned_transposed_source,  // the same with the edge kernel compiled from source
+  tuned_packed_transposed_source,  // the same with the edge kernel compiled from source
   default_fast,        // kDefaultTile on the fast kernel (a GPU with no tunings, a shape it divides)
   default_edges,       // kDefaultTile on the edge kernel: no tunings for this GPU, or K = 0
 };
@@ -509,8 +510,8 @@ inline const char *path_name(Path p) {
     case Path::tuned_any_source: return "tuned-any-source";
     case Path::tuned_packed_cubin: return "tuned-packed-cubin";
     case Path::tuned_packed_source: return "tuned-packed-source";
-    case Path::tuned_transposed_cubin: return "tuned-transposed-cubin";
-    case Path::tuned_transposed_source: return "tuned-transposed-source";
+    case Path::tuned_packed_transposed_cubin: return "tuned-packed-transposed-cubin";
+    case Path::tuned_packed_transposed_source: return "tuned-packed-transposed-source";
     case Path::default_fast: return "default-fast";
     case Path::default_edges: return "default-edge";
   }
@@ -546,21 +547,22 @@ inline int table_shapes(const GpuTable &table, sgemm_tune_kernels::TunedShape *s
 // Whether operands the edge kernel cannot read, or reads only 4 bytes at a time, are
 // packed into a workspace first.
 enum class Packing {
-  when_faster,  // where pack_is_faster predicts it (what sgemm_tuned does)
-  never,        // read as they lie: the edge kernel's narrow bodies, or the kernel of any
-                // operands for a transposed B
-  always,       // wherever a workspace can be had
-  transposed,   // a transposed B alone (PackScope::transposed) where that differs from
-                // packing every operand (transposed_alone_differs), else as `always`
+  when_faster,      // as they lie, every operand packed, or a transposed B alone, whichever
+                    // kernel_kind predicts fastest (what sgemm_tuned does)
+  never,            // read as they lie: the edge kernel's narrow bodies, or the kernel of
+                    // any operands for a transposed B
+  always,           // every operand that wants it packed, wherever a workspace can be had
+  transposed_only,  // a transposed B alone (PackScope::transposed_only) where that differs
+                    // from packing every operand (transposed_alone_differs), else as `always`
 };
 
 // Which of an entry's kernels runs a selection.
 enum class KernelKind {
-  fast,    // the timed kernel
-  edges,   // the edge kernel, reading the operands as they lie
-  any,     // the kernel of any operands (B transposed)
-  packed,      // the operands packed into a workspace, then the edge kernel
-  transposed,  // a transposed B alone packed, then the edge kernel's narrow bodies
+  fast,               // the timed kernel
+  edges,              // the edge kernel, reading the operands as they lie
+  any,                // the kernel of any operands (B transposed)
+  packed,             // every operand that wants it packed into a workspace, then the edge kernel
+  packed_transposed,  // a transposed B alone packed, then the edge kernel's narrow bodies
 };
 
 // The kernel that runs selection `s` (of an entry with tile t) for `product`; `can_pack`: a
@@ -579,7 +581,7 @@ inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const Sgem
   if (s.kind == sgemm_tune_kernels::SelectKind::exact && packing == Packing::when_faster) return as_they_lie;
   const bool alone = alone_allowed && any && sgemm_tune_kernels::transposed_alone_differs(product, t);
   if (packing == Packing::always) return KernelKind::packed;
-  if (packing == Packing::transposed) return alone ? KernelKind::transposed : KernelKind::packed;
+  if (packing == Packing::transposed_only) return alone ? KernelKind::packed_transposed : KernelKind::packed;
   // The fastest of the three by prediction; ties stay with the operands as they lie.
   const RowMajorGemm g = sgemm_tune_kernels::pack_form(product, t);
   const sgemm_tune_kernels::PackedFloats f = sgemm_tune_kernels::packed_floats(g, sgemm_tune_kernels::pack_plan(g));
@@ -591,10 +593,10 @@ inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const Sgem
     best = packed;
   }
   if (alone) {
-    const sgemm_tune_kernels::PackScope scope = sgemm_tune_kernels::PackScope::transposed;
+    const sgemm_tune_kernels::PackScope scope = sgemm_tune_kernels::PackScope::transposed_only;
     const RowMajorGemm gt = sgemm_tune_kernels::pack_form(product, t, scope);
     const long long floats = sgemm_tune_kernels::packed_floats(gt, sgemm_tune_kernels::pack_plan(gt, scope)).total();
-    if (sgemm_tune_kernels::predict_transposed_packed(s.predicted_ps, floats) < best) kind = KernelKind::transposed;
+    if (sgemm_tune_kernels::predict_transposed_packed(s.predicted_ps, floats) < best) kind = KernelKind::packed_transposed;
   }
   return kind;
 }
@@ -603,7 +605,7 @@ inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const Sgem
 // selection): the operands as they lie, packed, or the transposed operand alone packed.
 constexpr Packing packing_for(KernelKind kind) {
   return kind == KernelKind::packed ? Packing::always
-         : kind == KernelKind::transposed ? Packing::transposed
+         : kind == KernelKind::packed_transposed ? Packing::transposed_only
                                           : Packing::never;
 }
 
@@ -623,7 +625,7 @@ inline int measured_kinds(const sgemm_tune_kernels::Selection &s, const SgemmTil
   // An exact BLAS match runs as the tuner timed it, as kernel_kind has it.
   if (!first || !s.edges || s.kind == sgemm_tune_kernels::SelectKind::exact || !can_pack || !packable(product))
     return n;
-  for (const Packing p : {Packing::never, Packing::always, Packing::transposed}) {
+  for (const Packing p : {Packing::never, Packing::always, Packing::transposed_only}) {
     const KernelKind k = kernel_kind(s, t, product, p, can_pack, alone_allowed);
     bool seen = false;
     for (int i = 0; i < n; ++i) seen = seen || out[i] == k;
@@ -648,9 +650,9 @@ inline void route_selection(const GpuTable &table, const sgemm_tune_kernels::Sel
   switch (kernel_kind(s, k.shape.tile, product, packing, can_pack(g, out->device))) {
     case KernelKind::packed:
       return use(&table.edges_code[s.entry], k.edges_cubin, Path::tuned_packed_cubin, Path::tuned_packed_source);
-    case KernelKind::transposed:
-      return use(&table.edges_code[s.entry], k.edges_cubin, Path::tuned_transposed_cubin,
-                 Path::tuned_transposed_source);
+    case KernelKind::packed_transposed:
+      return use(&table.edges_code[s.entry], k.edges_cubin, Path::tuned_packed_transposed_cubin,
+                 Path::tuned_packed_transposed_source);
     case KernelKind::any:
       return use(&table.any_code[s.entry], k.any_cubin, Path::tuned_any_cubin, Path::tuned_any_source);
     case KernelKind::edges:
@@ -853,11 +855,11 @@ inline cudaError_t launch_packed(const GpuTable *gpus, int gpu_count, const Rout
                                  cudaStream_t stream) {
   const TunedKernel &k = *r.kernel;
   const sgemm_tune_kernels::PackScope scope =
-      r.path == Path::tuned_transposed_cubin || r.path == Path::tuned_transposed_source
-          ? sgemm_tune_kernels::PackScope::transposed
+      r.path == Path::tuned_packed_transposed_cubin || r.path == Path::tuned_packed_transposed_source
+          ? sgemm_tune_kernels::PackScope::transposed_only
           : sgemm_tune_kernels::PackScope::all;
   const cudaError_t packed =
-      r.path == Path::tuned_packed_cubin || r.path == Path::tuned_transposed_cubin
+      r.path == Path::tuned_packed_cubin || r.path == Path::tuned_packed_transposed_cubin
           ? run_packed(g, k.shape.tile, scope, r.device, stream,
                        [&](const RowMajorGemm &p) { return launch_edges_cubin(k, *r.code, r.device, p, r.splits, stream); })
           : run_packed(g, k.shape.tile, scope, r.device, stream,
@@ -886,15 +888,16 @@ inline cudaError_t launch_route(const GpuTable *gpus, int gpu_count, const Route
     case Path::tuned_any_source: return r.kernel->any_source(g, r.splits, stream);
     case Path::tuned_packed_cubin:
     case Path::tuned_packed_source:
-    case Path::tuned_transposed_cubin:
-    case Path::tuned_transposed_source: return launch_packed(gpus, gpu_count, r, g, stream);
+    case Path::tuned_packed_transposed_cubin:
+    case Path::tuned_packed_transposed_source: return launch_packed(gpus, gpu_count, r, g, stream);
     case Path::default_fast: return launch_default(g, false, 1, stream);
     case Path::default_edges: break;
   }
   return launch_default(g, true, r.splits, stream);
 }
 
-// Dispatch::measured: how many of the kernels ranked fastest are timed, and how many times
+// Dispatch::measured: how many of the selections ranked fastest are timed (with the first
+// one's other kinds, measured_kinds), and how many times
 // each (its best time counts). Fitted offline (tools/replay_sweep --measured N): over the
 // sweeps of bench/results/2026-12-02-h200-skinny-tiles, the best of the first 8 reaches
 // 93.1% of cuBLAS over the random set where the first alone reaches 85.2% and the best of

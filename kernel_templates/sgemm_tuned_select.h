@@ -316,12 +316,6 @@ inline double predict_transposed_packed(double edges_ps, long long floats) {
   return edges_ps * detail::kNarrowKernelSlowdown + predict_pack_time(0, floats);
 }
 
-// Whether packing then the edge kernel is predicted faster than reading the operands as they
-// lie.
-inline bool pack_is_faster(double edges_ps, bool any, long long a_floats, long long b_floats) {
-  return predict_packed(edges_ps, a_floats, b_floats) < predict_as_they_lie(edges_ps, any);
-}
-
 // Whether the fast kernel of a tile can read a product's operands: they lie as it reads them
 // (`layout`: fast_kernel_layout in sgemm_blas_call.h, none transposed, every row 16-byte
 // aligned), and its int offsets reach their leading dimensions, which depends on the tile

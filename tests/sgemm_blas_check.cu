@@ -15,7 +15,8 @@
 //   sgemm_blas_check edges     the edge variant of every tuned entry of this GPU, launched
 //                              directly (K whole, split 3 ways, and the tail split), over odd
 //                              shapes with 16-byte aligned rows and not, against
-//                              cublasSgemm; then with the operands packed first
+//                              cublasSgemm; then with the operands packed first, every
+//                              one or (B transposed) the transposed one alone
 //   sgemm_blas_check huge      leading dimensions past the fast kernel's int offsets (an
 //                              operand of 9 to 18 GB at a time), through each entry's edge
 //                              kernel and through sgemm_tuned, against cublasSgemm
@@ -487,7 +488,7 @@ void run_edges() {
             run_case(h,
                      Case{l, l == Layout::RowMajor ? Op::NoTrans : Op::Trans,
                           l == Layout::RowMajor ? Op::Trans : Op::NoTrans, s.M, s.N, s.K, 3, 1, beta, entry, splits,
-                          false, Packing::transposed},
+                          false, Packing::transposed_only},
                      rng);
   // The tail split with whole waves and a split last wave together: on 132 SMs, one of these
   // two shapes leaves a last wave at most half full, after at least one whole wave, for the

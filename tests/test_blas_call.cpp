@@ -441,7 +441,7 @@ TEST(BlasCall, PackingTransposesTheSmallerOperandOfABTransposed) {
   EXPECT_EQ(pack_form(huge, t).M, 8);
 }
 
-// PackScope::transposed copies a transposed B alone, however A's rows lie, and turns the
+// PackScope::transposed_only copies a transposed B alone, however A's rows lie, and turns the
 // product round where that makes the copy smaller; where A's rows are aligned, or B is not
 // transposed, it differs from packing every operand in nothing.
 TEST(BlasCall, TheTransposedOperandAlonePacksWithoutTheOther) {
@@ -455,39 +455,50 @@ TEST(BlasCall, TheTransposedOperandAlonePacksWithoutTheOther) {
   const PackPlan every = pack_plan(nt);
   EXPECT_TRUE(every.a);
   EXPECT_TRUE(every.b);
-  const PackPlan alone = pack_plan(nt, PackScope::transposed);
+  const PackPlan alone = pack_plan(nt, PackScope::transposed_only);
   EXPECT_FALSE(alone.a);
   EXPECT_TRUE(alone.b);
   EXPECT_EQ(alone.b_offset, 0);
   EXPECT_EQ(alone.bytes, 4LL * 63 * 200);
   // Turned round, the transposed operand is A's 8 x 63: the copy of 504 floats, where
   // packing every operand copies all of both either way.
-  const RowMajorGemm turned = pack_form(nt, t, PackScope::transposed);
+  const RowMajorGemm turned = pack_form(nt, t, PackScope::transposed_only);
   EXPECT_TRUE(turned.trans_c);
   EXPECT_EQ(turned.A, B);
   EXPECT_EQ(turned.B, A);
-  EXPECT_EQ(packed_floats(turned, pack_plan(turned, PackScope::transposed)).total(), 8 * 63);
+  EXPECT_EQ(packed_floats(turned, pack_plan(turned, PackScope::transposed_only)).total(), 8 * 63);
   EXPECT_FALSE(pack_form(nt, t).trans_c);
   EXPECT_TRUE(transposed_alone_differs(nt, t));
   // The packed product: B from the workspace, plain and aligned; A as it lies, unaligned,
   // which the edge kernel's narrow bodies read.
   alignas(256) static float workspace[1 << 12];
-  const RowMajorGemm packed = packed_product(turned, pack_plan(turned, PackScope::transposed), workspace);
+  const RowMajorGemm packed = packed_product(turned, pack_plan(turned, PackScope::transposed_only), workspace);
   EXPECT_EQ(packed.A, B);
   EXPECT_EQ(packed.lda, 63);
   EXPECT_EQ(packed.B, workspace);
   EXPECT_FALSE(packed.trans_b);
   EXPECT_TRUE(plain_edge_operands(packed));
   EXPECT_FALSE(wide_edge_operands(packed));
-  // A's rows aligned (K = 64): the same as packing every operand.
+  // Both operands' rows aligned (K = 64): the same as packing every operand.
   const RowMajorGemm aligned = to_row_major(Layout::RowMajor, Op::NoTrans, Op::Trans, 8, 200, 64, 1.0f, A, 64, B, 64,
                                             0.0f, C, 200);
   EXPECT_FALSE(transposed_alone_differs(aligned, t));
+  // Which operand stays unpacked depends on the form packing takes: turned round (A the
+  // smaller), B's memory is the operand read as it lies. B's rows unaligned: it differs.
+  const RowMajorGemm b_unaligned = to_row_major(Layout::RowMajor, Op::NoTrans, Op::Trans, 8, 200, 64, 1.0f, A, 64, B,
+                                                65, 0.0f, C, 200);
+  EXPECT_TRUE(pack_form(b_unaligned, t, PackScope::transposed_only).trans_c);
+  EXPECT_TRUE(transposed_alone_differs(b_unaligned, t));
+  // A's rows unaligned but A the one transposed (turned round): B's aligned rows stay, and
+  // packing A alone is what packing every operand does.
+  const RowMajorGemm a_unaligned = to_row_major(Layout::RowMajor, Op::NoTrans, Op::Trans, 8, 200, 64, 1.0f, A, 65, B,
+                                                64, 0.0f, C, 200);
+  EXPECT_FALSE(transposed_alone_differs(a_unaligned, t));
   // B not transposed: nothing to pack alone.
   const RowMajorGemm nn = to_row_major(Layout::RowMajor, Op::NoTrans, Op::NoTrans, 8, 200, 63, 1.0f, A, 63, B, 201,
                                        0.0f, C, 200);
   EXPECT_FALSE(transposed_alone_differs(nn, t));
-  EXPECT_EQ(pack_plan(nn, PackScope::transposed).bytes, 0);
+  EXPECT_EQ(pack_plan(nn, PackScope::transposed_only).bytes, 0);
 }
 
 

@@ -151,10 +151,12 @@ TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
     // Which tuned tile serves an edge shape is the selection rule's business (its own tests).
     std::string path = c.at("path");
     const std::string expected = expected_path(c);
-    const bool packed = path.rfind("tuned-packed-", 0) == 0 || path.rfind("tuned-transposed-", 0) == 0;
+    // Packed: every operand, or a transposed B alone, which only a transposed B takes.
+    const bool packed = path.rfind("tuned-packed-", 0) == 0;
+    const bool transposed_alone = path.rfind("tuned-packed-transposed-", 0) == 0;
     if (path.rfind("tuned-edge-", 0) == 0) path = expected == "tuned-edge-or-packed" ? expected : "tuned-edge";
     if (path.rfind("tuned-any-", 0) == 0) path = "tuned-any-or-packed";
-    if (packed) path = expected == "tuned-edge-or-packed" ? expected : "tuned-any-or-packed";
+    if (packed) path = expected == "tuned-edge-or-packed" && !transposed_alone ? expected : "tuned-any-or-packed";
     EXPECT_EQ(path, expected) << c.at("line");
     ++by_path[c.at("path")];
   }
@@ -224,11 +226,19 @@ TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
   EXPECT_EQ(by_entry.size(), 12u);
   for (const char *kernel : {"entry-0-edge-", "entry-1-edge-", "entry-2-edge-", "entry-0-any-", "entry-1-any-",
                              "entry-2-any-", "entry-0-packed-", "entry-1-packed-", "entry-2-packed-",
-                             "entry-0-transposed-", "entry-1-transposed-", "entry-2-transposed-"}) {
+                             "entry-0-packed-transposed-", "entry-1-packed-transposed-", "entry-2-packed-transposed-"}) {
     int n = 0;
     for (const auto &[path, count] : by_entry)
       if (path.rfind(kernel, 0) == 0) n += count;
     EXPECT_GT(n, 0) << kernel;
+  }
+  // Every case asked for the transposed B alone took it: 2 shapes x 2 layouts x 3 launches x
+  // 2 betas an entry (its rows unaligned, so it differs from packing every operand).
+  for (const char *kernel : {"entry-0-packed-transposed-", "entry-1-packed-transposed-", "entry-2-packed-transposed-"}) {
+    int n = 0;
+    for (const auto &[path, count] : by_entry)
+      if (path.rfind(kernel, 0) == 0) n += count;
+    EXPECT_EQ(n, 24) << kernel;
   }
 
   // Leading dimensions past the fast kernel's int offsets, one operand of 9 to 18 GB at a

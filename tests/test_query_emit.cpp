@@ -394,7 +394,10 @@ TEST(SelectKernel, PredictionCountsPaddingWavesAndSplits) {
 // Packing pays where the product is large against its operands (it is read K times over),
 // not where the copies' launches would dominate.
 TEST(SelectKernel, PackingIsChosenWhereItPays) {
-  using sgemm_tune_kernels::pack_is_faster;
+  const auto pack_is_faster = [](double edges_ps, bool any, long long a_floats, long long b_floats) {
+    return sgemm_tune_kernels::predict_packed(edges_ps, a_floats, b_floats) <
+           sgemm_tune_kernels::predict_as_they_lie(edges_ps, any);
+  };
   const double large = 1.0e9;  // a millisecond of edge kernel
   for (bool any : {true, false}) {
     EXPECT_TRUE(pack_is_faster(large, any, 4096LL * 4096, 4096LL * 4096));
@@ -424,8 +427,10 @@ TEST(SelectKernel, TheSmallTransposedOperandAlonePacksWhereTheOtherIsLarge) {
   EXPECT_LT(alone, predict_packed(edges, large, small));
   // Where the product is small against the copy, the operands stay as they lie.
   EXPECT_GT(predict_transposed_packed(5.0e6, small), predict_as_they_lie(5.0e6, true));
-  // The narrow bodies cost what the kernel reading the other operand as it lies loses.
-  EXPECT_GT(predict_transposed_packed(edges, small), predict_packed(edges, 0, small));
+  // Two large operands: the narrow bodies' slowdown on the whole product costs more than
+  // copying the unaligned one too.
+  const long long square = 4096LL * 4095;
+  EXPECT_LT(predict_packed(4.0e9, square, square), predict_transposed_packed(4.0e9, square));
 }
 
 // An SM's rate by the warps it holds: a scheduler with one warp cannot hide the latency of

@@ -39,10 +39,10 @@ class Problem:
         ldb not a multiple of 4, or an offset pointer)."""
         if "-any-" in self.path:
             return "kernel of any operands"
+        if "-packed-transposed-" in self.path:  # a transposed B packed alone
+            return "transposed B packed, then the narrow bodies"
         if "-packed-" in self.path:
             return "packed, then the edge kernel"
-        if "-transposed-" in self.path:  # tuned-transposed-*: a transposed B packed alone
-            return "transposed B packed, then the narrow bodies"
         if "edge" in self.path:  # tuned-edge-*, and default-edge (the seed tile's edge kernel)
             narrow = self.lda % 4 or self.ldb % 4 or self.offset % 4
             return "edge kernel, narrow bodies" if narrow else "edge kernel, wide bodies"

@@ -74,8 +74,8 @@ inline const char *path_kind(sgemm_tune_runtime::Path p) {
     case Path::tuned_any_source: return "any";
     case Path::tuned_packed_cubin:
     case Path::tuned_packed_source: return "packed";
-    case Path::tuned_transposed_cubin:
-    case Path::tuned_transposed_source: return "transposed";
+    case Path::tuned_packed_transposed_cubin:
+    case Path::tuned_packed_transposed_source: return "packed-transposed";
     default: return "default";
   }
 }
@@ -170,8 +170,8 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
             (r.path == rt::Path::tuned_packed_cubin || r.path == rt::Path::tuned_packed_source))
           routes.push_back(r);
         if (packable && rt::route_choice(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, g, e, true, splits,
-                                    rt::Packing::transposed, &r) == cudaSuccess &&
-            (r.path == rt::Path::tuned_transposed_cubin || r.path == rt::Path::tuned_transposed_source))
+                                    rt::Packing::transposed_only, &r) == cudaSuccess &&
+            (r.path == rt::Path::tuned_packed_transposed_cubin || r.path == rt::Path::tuned_packed_transposed_source))
           routes.push_back(r);
       }
     }

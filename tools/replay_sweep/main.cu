@@ -7,7 +7,8 @@
 //   replay_sweep SWEEP.csv [--quiet] [--measured N] [--sets SET,SET...] [--min SET=PERCENT ...]
 //                [--no-tail-split]
 // --measured: replay a header that measures its choice (sgemm_tune::Dispatch::measured): of
-// the N kernels the selection ranks fastest, the one the sweep measured fastest.
+// the N kernels the selection ranks fastest (and the first one's other ways of packing,
+// measured_kinds), the one the sweep measured fastest.
 // --sets: replay only the problems of these sets (random, suite, named): a sweep of older
 // kernels still judges the choices whose kernels have not changed since.
 // --min: exit 1 when the choice made now reaches less than PERCENT of cuBLAS (geometric mean)
@@ -15,7 +16,7 @@
 // model that makes its choices worse on measured data.
 // --no-tail-split: the selection without the edge kernel's tail split (splits 0), as it chose
 // before it had one; a sweep that holds no tail split is replayed so anyway. A sweep that never
-// timed a transposed B packed alone (kernel "transposed") is replayed without that path.
+// timed a transposed B packed alone (kernel "packed-transposed") is replayed without that path.
 // Host code only; CUDA language so that the header's runtime, which it replays, compiles.
 #include <cerrno>
 #include <cmath>
@@ -94,7 +95,7 @@ const char *kind_name(rt::KernelKind kind) {
     case rt::KernelKind::edges: return "edge";
     case rt::KernelKind::any: return "any";
     case rt::KernelKind::packed: return "packed";
-    case rt::KernelKind::transposed: return "transposed";
+    case rt::KernelKind::packed_transposed: return "packed-transposed";
   }
   return "?";
 }
@@ -160,7 +161,7 @@ int main(int argc, char **argv) {
   // A sweep taken before the edge kernel had the tail split holds no timing of it: the replay
   // then leaves it out of the selection, which would otherwise choose kernels it cannot score.
   bool sweep_has_tail_split = false;
-  bool sweep_has_transposed = false;  // a transposed B packed alone (Path::tuned_transposed_*) was timed
+  bool sweep_has_transposed = false;  // a transposed B packed alone (Path::tuned_packed_transposed_*) was timed
   while (std::getline(in, line)) {
     ++line_number;
     const std::string where = std::string(argv[1]) + ":" + std::to_string(line_number);
@@ -212,7 +213,7 @@ int main(int argc, char **argv) {
     const Choice c{int_field(f[16], where), int_field(f[18], where, 0), f[17], real(f[19], where),
                    real(f[20], where)};
     sweep_has_tail_split |= c.splits == k::kEdgeTailSplit;
-    sweep_has_transposed |= c.kernel == "transposed";
+    sweep_has_transposed |= c.kernel == "packed-transposed";
     if (c.entry < 0 || c.entry >= static_cast<int>(entries.size())) fail(where + ": no such entry");
     p.choices.push_back(c);
   }
