@@ -149,13 +149,14 @@ constexpr double kTwoWarpsPerSchedulerRate = 0.85;
 // The fast kernel has no guards and may use stream-K: at the same predicted time it wins
 // (not refitted since the edge kernel's interior tiles run unguarded too).
 constexpr double kFastKernelAdvantage = 0.97;
-// The edge kernel of a tile of one or two warps a block against what the rate measured on
-// its fast kernel says. Of the six largest misses of the predicted choice on session 23's
-// sweep, four chose the two-warp 32 x 128 x 16 entry's edge kernel where the four-warp
-// 64 x 64 x 16 one measured 14-35% faster. Replayed on the four sweeps of tests/data
-// (bench/results/2026-12-03-h200-transposed-alone/two_warp_replay_grid.txt), 1.1 gains on
-// every one: the random sets +0.5 to +2.7 points predicted, +0.3 to +0.7 measured of 8;
-// the named shapes -0.6 to +2.2; the suite unchanged. 1.05 to 1.15 come within 0.5 point.
+// The edge kernel (and the kernel of any operands) of a tile of one or two warps a block
+// against what the rate measured on its fast kernel says. The predicted choice's seven
+// misses of 20% or more on session 23's sweep all took a two-warp tile (32 x 128 x 16 four
+// times, 64 x 128 x 32 with 32 x 128 warps three) where a four-warp tile's measured 21-35%
+// faster. Replayed on the four sweeps of tests/data (bench/results/2026-12-03-h200-
+// transposed-alone/two_warp_replay_grid.txt), 1.1 gains on every one: the random sets +0.5
+// to +2.7 points predicted, +0.3 to +0.7 measured of 8; the named shapes -0.6 to +2.2; the
+// suite unchanged. 1.05 to 1.15 come within half a point of it.
 constexpr double kFewWarpEdgeSlowdown = 1.1;
 // The kernel of any operands against the edge kernel at the same tile, as the choice between
 // it and packing the operands sees it (fitted with the constants above; measured, the kernel
