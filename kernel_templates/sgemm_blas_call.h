@@ -216,9 +216,16 @@ inline RowMajorGemm pack_form(const RowMajorGemm &product, const SgemmTile &t, P
   return g;
 }
 
-// Whether packing the transposed operand alone (PackScope::transposed_only) differs from packing
-// every operand that wants it: B is transposed and, in the form that packing takes, A's
-// rows are not aligned, so that the narrow bodies read A as it lies instead of a copy.
+// The floats packing under `scope` copies for the edge kernel of tile t, in the form it takes
+// (pack_form): what the selection prices a packed route by.
+inline PackedFloats packed_floats_for(const RowMajorGemm &product, const SgemmTile &t, PackScope scope) {
+  const RowMajorGemm g = pack_form(product, t, scope);
+  return packed_floats(g, pack_plan(g, scope));
+}
+
+// Whether packing the transposed operand alone (PackScope::transposed_only) differs from
+// packing every operand that wants it: B is transposed and, in the form that packing takes,
+// A's rows are not aligned, so that the narrow bodies read A as it lies instead of a copy.
 inline bool transposed_alone_differs(const RowMajorGemm &product, const SgemmTile &t) {
   const RowMajorGemm g = pack_form(product, t, PackScope::transposed_only);
   return g.trans_b && !a_rows_aligned16(g);

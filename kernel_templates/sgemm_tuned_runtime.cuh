@@ -492,10 +492,11 @@ enum class Path {
                        // or rows not aligned), then a tuned entry's edge kernel as machine
                        // code: when that is predicted fastest (kernel_kind)
   tuned_packed_source, // the same with the edge kernel compiled from source
-  tuned_packed_transposed_cubin,   // a transposed B alone packed (PackScope::transposed_only), the other
-                            // operand read as it lies by the narrow bodies of a tuned entry's
-                            // edge kernel, as machine code: when that is predicted faster
-  tuned_packed_transposed_source,  // the same with the edge kernel compiled from source
+  // A transposed B alone packed (PackScope::transposed_only), the other operand read as it
+  // lies by the narrow bodies of a tuned entry's edge kernel, as machine code: when that is
+  // predicted fastest (kernel_kind); and the same compiled from source.
+  tuned_packed_transposed_cubin,
+  tuned_packed_transposed_source,
   default_fast,        // kDefaultTile on the fast kernel (a GPU with no tunings, a shape it divides)
   default_edges,       // kDefaultTile on the edge kernel: no tunings for this GPU, or K = 0
 };
@@ -579,12 +580,12 @@ inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const Sgem
   if (!packable(product) || packing == Packing::never || !can_pack) return as_they_lie;
   // An exact BLAS match runs as the tuner timed it: on the operands as they lie.
   if (s.kind == sgemm_tune_kernels::SelectKind::exact && packing == Packing::when_faster) return as_they_lie;
-  const bool alone = alone_allowed && any && sgemm_tune_kernels::transposed_alone_differs(product, t);
   if (packing == Packing::always) return KernelKind::packed;
+  const bool alone = alone_allowed && any && sgemm_tune_kernels::transposed_alone_differs(product, t);
   if (packing == Packing::transposed_only) return alone ? KernelKind::packed_transposed : KernelKind::packed;
   // The fastest of the three by prediction; ties stay with the operands as they lie.
-  const RowMajorGemm g = sgemm_tune_kernels::pack_form(product, t);
-  const sgemm_tune_kernels::PackedFloats f = sgemm_tune_kernels::packed_floats(g, sgemm_tune_kernels::pack_plan(g));
+  const sgemm_tune_kernels::PackedFloats f =
+      sgemm_tune_kernels::packed_floats_for(product, t, sgemm_tune_kernels::PackScope::all);
   KernelKind kind = as_they_lie;
   double best = sgemm_tune_kernels::predict_as_they_lie(s.predicted_ps, any);
   const double packed = sgemm_tune_kernels::predict_packed(s.predicted_ps, f.a, f.b);
@@ -593,9 +594,8 @@ inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const Sgem
     best = packed;
   }
   if (alone) {
-    const sgemm_tune_kernels::PackScope scope = sgemm_tune_kernels::PackScope::transposed_only;
-    const RowMajorGemm gt = sgemm_tune_kernels::pack_form(product, t, scope);
-    const long long floats = sgemm_tune_kernels::packed_floats(gt, sgemm_tune_kernels::pack_plan(gt, scope)).total();
+    const long long floats =
+        sgemm_tune_kernels::packed_floats_for(product, t, sgemm_tune_kernels::PackScope::transposed_only).total();
     if (sgemm_tune_kernels::predict_transposed_packed(s.predicted_ps, floats) < best) kind = KernelKind::packed_transposed;
   }
   return kind;
@@ -604,10 +604,13 @@ inline KernelKind kernel_kind(const sgemm_tune_kernels::Selection &s, const Sgem
 // How route_selection is told to take kernel kind `kind` (of those kernel_kind gives an edge
 // selection): the operands as they lie, packed, or the transposed operand alone packed.
 constexpr Packing packing_for(KernelKind kind) {
-  return kind == KernelKind::packed ? Packing::always
+  return kind == KernelKind::packed              ? Packing::always
          : kind == KernelKind::packed_transposed ? Packing::transposed_only
-                                          : Packing::never;
+                                                 : Packing::never;
 }
+
+// The most kinds measured_kinds gives a selection: as they lie, packed, the transposed B alone.
+constexpr int kMaxKindsPerSelection = 3;
 
 // The kernel kinds Dispatch::measured times for selection `s`: the one kernel_kind predicts
 // fastest and, for the selection ranked first (`first`), each other way that packing reads
@@ -616,8 +619,8 @@ constexpr Packing packing_for(KernelKind kind) {
 // (replayed on the four sweeps of tests/data/sweep_h200_workload_*, of 8 selections: the
 // random sets +0.1 to +0.6 points; 5000x200x3001 column-major A^T B ran 1.58x faster packed
 // where the model kept the kernel of any operands: bench/results/2026-12-03-h200-
-// transposed-alone, call 1). Writes at most 3 to `out`, the predicted one first; returns
-// how many.
+// transposed-alone, call 1). Writes at most kMaxKindsPerSelection to `out`, the predicted
+// one first; returns how many.
 inline int measured_kinds(const sgemm_tune_kernels::Selection &s, const SgemmTile &t, const RowMajorGemm &product,
                           bool can_pack, bool first, KernelKind *out, bool alone_allowed = true) {
   int n = 0;
@@ -848,9 +851,9 @@ inline cudaError_t route(const GpuTable *gpus, int gpu_count, sgemm_tune::Layout
 }
 
 // The packed paths: the operands packed (or a transposed B alone), then the entry's edge
-// kernel; where no workspace
-// can be had, the operands read as they lie, which needs none: by the entry's edge kernel
-// (its narrow bodies), or by its kernel of any operands for a transposed B.
+// kernel; where no workspace can be had, the operands read as they lie, which needs none:
+// by the entry's edge kernel (its narrow bodies), or by its kernel of any operands for a
+// transposed B.
 inline cudaError_t launch_packed(const GpuTable *gpus, int gpu_count, const Route &r, const RowMajorGemm &g,
                                  cudaStream_t stream) {
   const TunedKernel &k = *r.kernel;
@@ -905,7 +908,8 @@ inline cudaError_t launch_route(const GpuTable *gpus, int gpu_count, const Route
 constexpr int kMeasuredCandidates = 8;
 constexpr int kMeasuredRounds = 3;
 // The first selection's other kernel kinds (measured_kinds) come on top of these.
-static_assert(kMeasuredCandidates + 2 <= kMaxMeasuredCandidates, "kMaxMeasuredCandidates bounds the candidates");
+static_assert(kMeasuredCandidates + kMaxKindsPerSelection - 1 <= kMaxMeasuredCandidates,
+              "kMaxMeasuredCandidates bounds the candidates");
 // A candidate is timed over a burst of back-to-back calls from an idle stream, as a program
 // calling the product in a loop runs it: a small product's time is then its launches' host
 // time where that exceeds the GPU's (a split's scale pass is a second launch). Timed one
@@ -985,7 +989,7 @@ inline cudaError_t measure_route(const GpuTable *gpus, int gpu_count, const RowM
   int count = 0;
   const bool packing_possible = can_pack(sgemm_tune_kernels::edge_product(product).g, start.device);
   for (int i = 0; i < selections; ++i) {
-    KernelKind kinds[3];
+    KernelKind kinds[kMaxKindsPerSelection];
     const int k = measured_kinds(picks[i], found.table->kernels[picks[i].entry].shape.tile, product,
                                  packing_possible, i == 0, kinds);
     for (int j = 0; j < k && count < kMaxMeasuredCandidates; ++j) {

@@ -320,8 +320,8 @@ inline double predict_packed(double edges_ps, long long a_floats, long long b_fl
   return edges_ps + predict_pack_time(a_floats, b_floats);
 }
 
-// The same after packing the transposed operand alone (`floats` of it, PackScope::
-// transposed), the narrow bodies reading the other as it lies.
+// The same after packing the transposed operand alone (`floats` of it,
+// PackScope::transposed_only), the narrow bodies reading the other as it lies.
 inline double predict_transposed_packed(double edges_ps, long long floats) {
   return edges_ps * detail::kNarrowKernelSlowdown + predict_pack_time(0, floats);
 }

@@ -257,7 +257,7 @@ int main(int argc, char **argv) {
     const Choice *chosen = nullptr;
     for (int c = 0; c < found; ++c) {
       const k::SgemmTile &tile = entries[candidates[c].entry].tile;
-      rt::KernelKind kinds[3] = {
+      rt::KernelKind kinds[rt::kMaxKindsPerSelection] = {
           rt::kernel_kind(candidates[c], tile, product, rt::Packing::when_faster, true, sweep_has_transposed)};
       const int n =
           measured > 1 ? rt::measured_kinds(candidates[c], tile, product, true, c == 0, kinds, sweep_has_transposed) : 1;
