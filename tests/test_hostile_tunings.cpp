@@ -143,7 +143,7 @@ void expect_only_generated_lines(const std::string &text) {
     bool ours = line.empty();
     for (const char *prefix :
          {"//", "#pragma once", "#include <cuda_runtime.h>", "#include \"sgemm_tuned_runtime.cuh\"", "namespace ",
-          "}  // namespace", "alignas(16) inline const unsigned char kCubin", "    0x", "inline const ::sgemm_tune_runtime::",
+          "}  // namespace", "alignas(16) inline const unsigned char kCubin", "    \"", "inline const ::sgemm_tune_runtime::",
           "inline ::sgemm_tune_runtime::LoadedCode kLoaded", "    {", "};", "inline cudaError_t sgemm_tuned(",
           "inline constexpr int kGpuCount", "                               int N, int K",
           "                               float beta, float *C", "                               float *C",
@@ -467,25 +467,45 @@ TEST_F(HostileTest, PlainButAwkwardNamesAreEscapedAndTheHeaderCompiles) {
   EXPECT_NE(text.find("// NVIDIA \"H200\" %3F%3F/ 100%25 %C3%A9 */ %5C"), std::string::npos);
 }
 
+// What a program that writes array `s` (declared by `declaration`, initialised by
+// `literal`) prints, built by g++ in the oldest dialect a header may meet, trigraphs on;
+// "build failed" if it does not build.
+std::string bytes_through_the_compiler(const std::string &declaration, const std::string &literal) {
+  const auto dir = std::filesystem::temp_directory_path() / ("sgemm_tune_cpp_text_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "t.cpp") << "#include <cstdio>\n" << declaration << " =\n" << literal
+                               << ";\nint main() { std::fwrite(s, 1, sizeof s - 1, stdout); }\n";
+  const std::string build = "g++ -std=c++14 -trigraphs -o " + (dir / "t").string() + " " + (dir / "t.cpp").string();
+  std::string got = "build failed";
+  if (std::system(build.c_str()) == 0) {
+    got.clear();
+    FILE *p = popen((dir / "t").string().c_str(), "r");
+    char buf[512];
+    std::size_t n;
+    while (p && (n = fread(buf, 1, sizeof buf, p)) > 0) got.append(buf, n);
+    if (p) pclose(p);
+  }
+  std::filesystem::remove_all(dir);
+  return got;
+}
+
 TEST(CppText, StringLiteralsRoundTripEveryByteThroughTheCompiler) {
   std::string all;
   for (int c = 1; c < 256; ++c) all += static_cast<char>(c);
   all += "0123??=";  // digits after an octal escape; a trigraph
-  const auto dir = std::filesystem::temp_directory_path() / ("sgemm_tune_cpp_text_" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "t.cpp") << "#include <cstdio>\nstatic const char s[] = " << cpp_string_literal(all)
-                               << ";\nint main() { std::fwrite(s, 1, sizeof s - 1, stdout); }\n";
-  const std::string build = "g++ -std=c++14 -trigraphs -o " + (dir / "t").string() + " " + (dir / "t.cpp").string();
-  ASSERT_EQ(std::system(build.c_str()), 0);
-  FILE *p = popen((dir / "t").string().c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string got;
-  char buf[512];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) got.append(buf, n);
-  pclose(p);
-  std::filesystem::remove_all(dir);
-  EXPECT_EQ(got, all);
+  EXPECT_EQ(bytes_through_the_compiler("static const char s[]", cpp_string_literal(all)), all);
+}
+
+// Machine code in a header: every byte value, zeros among them, comes back from an array
+// of unsigned char initialised by the literals, which is one byte (the zero) longer.
+TEST(CppText, ByteLiteralsRoundTripMachineCodeThroughTheCompiler) {
+  std::string bytes;
+  for (int round = 0; round < 3; ++round)
+    for (int c = 0; c < 256; ++c) bytes += static_cast<char>((c * 37 + round) & 0xff);
+  bytes += std::string("\0" "0123??=\"\\", 10);
+  const std::string literal = cpp_bytes_literal(bytes, "  ");
+  EXPECT_EQ(std::count(literal.begin(), literal.end(), '\n'), static_cast<long>((bytes.size() + 31) / 32));
+  EXPECT_EQ(bytes_through_the_compiler("alignas(16) static const unsigned char s[]", literal), bytes);
 }
 
 TEST(CppText, CommentTextIsOneLineOfPrintableAscii) {

@@ -640,7 +640,7 @@ TEST_F(QueryTest, EmissionIsDeterministicAndShipsCodeCompiledFromTheTimedTemplat
   // would quietly fall back to one block per SM and the entry's own rate.
   EXPECT_NE(a.text.find(", 4, 4096, 4096, 4096, "), std::string::npos);
   EXPECT_EQ(a.text.find("launch_fast<"), std::string::npos);
-  EXPECT_NE(a.text.find("0x7f, 0x45, 0x4c, 0x46"), std::string::npos);  // an ELF image
+  EXPECT_NE(a.text.find("\"\\177ELF"), std::string::npos);  // an ELF image
   // Each entry's edge variant too, as machine code, with its own symbol.
   EXPECT_EQ(a.with_edges_code, 2u);
   EXPECT_EQ(a.text.find("launch_edges<"), std::string::npos);
@@ -680,6 +680,40 @@ TEST_F(QueryTest, EmissionIsDeterministicAndShipsCodeCompiledFromTheTimedTemplat
   EXPECT_NE(stale.text.find("launch_edges<128,256,32,128,32,1,8,8,2,0,0>"), std::string::npos);
   // No machine code, nothing to check: the user's compiler builds the kernels it launches.
   EXPECT_EQ(stale.text.find("static_assert("), std::string::npos);
+}
+
+// One tile is often the best at several shapes: its machine code is written once, and
+// every row of that tile points at the same arrays.
+TEST_F(QueryTest, EntriesOfOneTileShareTheirMachineCode) {
+  const CurrentEnvironment env = testing::h200_environment();
+  RunProvenance p;
+  p.command = "tune 2048^3";
+  p.space_name = p.space_source = p.space_hash = p.runtime_version = p.template_origin = "x";
+  p.fingerprint = env.fingerprint_for(env.gpu_name, env.compute_capability);
+  store_->record(store_->begin_run(p), testing::ok_row(Shape{2048, 2048, 2048}, kBigTile, 0.36, 0.35));
+  const KernelSource kernel = KernelSource::embedded();
+  EmitOptions options;
+  options.database_label = "tune.db";
+  options.kernel = &kernel;
+  const EmittedHeader h = emit_header(store_->database(), env, options);
+  ASSERT_EQ(h.entries, 3u);
+  EXPECT_EQ(h.with_code, 3u);
+  EXPECT_EQ(h.with_edges_code, 3u);
+  // Two tiles, three kernels each: six arrays for three entries.
+  std::size_t arrays = 0;
+  for (auto at = h.text.find("inline const unsigned char "); at != std::string::npos;
+       at = h.text.find("inline const unsigned char ", at + 1))
+    ++arrays;
+  EXPECT_EQ(arrays, 6u);
+  // Entries in shape order: 1024^3 (seed tile), 2048^3 and 4096^3 (kBigTile), the last
+  // row reusing the arrays written for the one before.
+  EXPECT_NE(h.text.find("kCubin1, sizeof kCubin1 - 1, "), std::string::npos);
+  EXPECT_EQ(h.text.find("kCubin2"), std::string::npos);
+  const std::size_t last_row = h.text.find("{4096, 4096, 4096, ");
+  ASSERT_NE(last_row, std::string::npos);
+  const std::string row = h.text.substr(last_row, h.text.find('\n', last_row) - last_row);
+  for (const char *array : {"kCubin1, ", "kCubinEdges1, ", "kCubinAny1, "})
+    EXPECT_NE(row.find(array), std::string::npos) << array << " in " << row;
 }
 
 TEST_F(QueryTest, WithoutATemplateEveryEntryIsCompiledFromSource) {

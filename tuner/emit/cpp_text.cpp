@@ -43,4 +43,15 @@ std::string cpp_string_literal(std::string_view text) {
   return out + "\"";
 }
 
+std::string cpp_bytes_literal(std::string_view bytes, std::string_view indent, std::size_t bytes_per_line) {
+  std::string out;
+  for (std::size_t at = 0; at < bytes.size(); at += bytes_per_line) {
+    out += indent;
+    out += cpp_string_literal(bytes.substr(at, bytes_per_line));
+    out += '\n';
+  }
+  if (bytes.empty()) out += std::string(indent) + "\"\"\n";
+  return out;
+}
+
 }  // namespace sgemm_tune

@@ -37,33 +37,42 @@ std::string number(const char *fmt, double v) {
   return buf;
 }
 
-void write_bytes(std::ostringstream &out, const std::string &bytes) {
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    if (i % 16 == 0) out << "\n   ";
-    char buf[8];
-    std::snprintf(buf, sizeof buf, " 0x%02x,", static_cast<unsigned char>(bytes[i]));
-    out << buf;
-  }
-  out << "\n";
-}
-
 // The code of each entry's two kernels, in entry order.
 struct ShippedCode {
   std::vector<RebuiltCode> exact, edges, any;
 };
 
-// One kernel's fields of a TunedKernel row: its machine code, written into `data` as array
-// `array` (`what` names it in a comment), with its symbol, or no code and the launcher
-// `launcher` (a template of sgemm_tuned_runtime.cuh) that compiles the tile from source.
-std::string kernel_fields(std::ostringstream &data, const std::string &array, const std::string &what,
-                          const RebuiltCode &code, const std::string &launcher) {
-  if (!code.kernel) return "nullptr, 0, nullptr, &::sgemm_tune_runtime::" + launcher;
-  data << "// " << what << "\n";
-  data << "alignas(16) inline const unsigned char " << array << "[] = {";
-  write_bytes(data, code.kernel->cubin);
-  data << "};\n\n";
-  return array + ", sizeof " + array + ", " + cpp_string_literal(code.kernel->lowered_name) + ", nullptr";
-}
+// The arrays of machine code a header holds, one per distinct image: entries whose tiles
+// are the same (one tile is often the best at several shapes) share their kernels' arrays
+// rather than repeat megabytes of the same bytes.
+class CodeArrays {
+ public:
+  explicit CodeArrays(std::ostringstream &data) : data_(data) {}
+
+  // One kernel's fields of a TunedKernel row: its machine code, written as array `array`
+  // (`what` names it in a comment) unless the same image was written already, with its
+  // symbol; or no code and the launcher `launcher` (a template of sgemm_tuned_runtime.cuh)
+  // that compiles the tile from source.
+  std::string fields(const std::string &array, const std::string &what, const RebuiltCode &code,
+                     const std::string &launcher) {
+    if (!code.kernel) return "nullptr, 0, nullptr, &::sgemm_tune_runtime::" + launcher;
+    const auto [at, added] = written_.try_emplace(code.kernel->cubin, array);
+    if (added) {
+      data_ << "// " << what << "\n";
+      data_ << "alignas(16) inline const unsigned char " << array << "[] =\n";
+      std::string literal = cpp_bytes_literal(code.kernel->cubin, "    ");
+      literal.back() = ';';
+      data_ << literal << "\n\n";
+    }
+    // The literal's terminating zero is not part of the image.
+    return at->second + ", sizeof " + at->second + " - 1, " + cpp_string_literal(code.kernel->lowered_name) +
+           ", nullptr";
+  }
+
+ private:
+  std::ostringstream &data_;
+  std::map<std::string, std::string> written_;  // image -> the array that holds it
+};
 
 // The code each entry ships: compiled now, by this tuner, from the template the entry was
 // timed with; none where that cannot be done (the source path then compiles the tile in
@@ -117,6 +126,7 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
 
   std::string latest;
   std::ostringstream summary, data, tables, gpu_table;
+  CodeArrays arrays(data);
   std::size_t entry_index = 0, gpu_index = 0;
   bool ships_code = false;  // any machine code at all
   for (auto &[key, list] : by_gpu) {
@@ -163,11 +173,11 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
       ships_code = ships_code || c.kernel || edges.kernel || any.kernel;
       // One line per row: every line of the header starts as the generator writes it.
       rows << "    {" << shape << ", "
-           << kernel_fields(data, "kCubin" + n, what, c, "launch_fast<" + tile_arguments(e->tile) + ">") << ", "
-           << kernel_fields(data, "kCubinEdges" + n, what + ", edge kernel", edges,
+           << arrays.fields("kCubin" + n, what, c, "launch_fast<" + tile_arguments(e->tile) + ">") << ", "
+           << arrays.fields("kCubinEdges" + n, what + ", edge kernel", edges,
                             "launch_edges<" + tile_arguments(e->tile) + ">")
            << ", "
-           << kernel_fields(data, "kCubinAny" + n, what + ", kernel of any operands", any,
+           << arrays.fields("kCubinAny" + n, what + ", kernel of any operands", any,
                             "launch_any<" + tile_arguments(e->tile) + ">")
            << "},\n";
     }
