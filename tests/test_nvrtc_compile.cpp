@@ -210,6 +210,23 @@ TEST(NvrtcCompile, TilesTheRulesAcceptCompile) {
               times.front().second.c_str());
 }
 
+// ptxas's register usage level 10, not its default 5, is one of the fixed options, and a
+// level given as an extra option replaces it. 128x128x32 with 32 x 128 warps is a tile the
+// level moves (249 registers at 10, 228 at 5 with CUDA 13.0).
+TEST(NvrtcCompile, RegisterUsageLevelIsTenUnlessAnExtraOptionSaysOtherwise) {
+  const SgemmTile t{128, 128, 32, 32, 128, 4, 8, 4, 2, 0, 1};
+  const auto registers = [&](std::vector<std::string> extra) {
+    CompileOptions o;
+    o.extra = std::move(extra);
+    return compile_kernel(KernelSource::embedded(), o, t).usage.registers;
+  };
+  const int by_default = registers({});
+  EXPECT_EQ(by_default, registers({"--ptxas-options=--register-usage-level=10"}));
+  EXPECT_NE(by_default, registers({"--ptxas-options=--register-usage-level=5"}));
+  const std::string options = CompileOptions{}.to_string();
+  EXPECT_NE(options.find("--ptxas-options=--register-usage-level=10"), std::string::npos) << options;
+}
+
 TEST(NvrtcCompile, BadOptionCarriesTheLog) {
   CompileOptions o;
   o.extra = {"--no-such-option"};

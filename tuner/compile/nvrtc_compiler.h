@@ -14,7 +14,7 @@ namespace sgemm_tune {
 
 struct CompileOptions {
   std::string arch = "sm_90";      // the real architecture compiled for
-  std::vector<std::string> extra;  // appended to the fixed options below
+  std::vector<std::string> extra;  // appended to the fixed options (nvrtc_compiler.cpp says why each)
 
   // Everything passed to nvrtcCompileProgram, in order.
   std::vector<std::string> nvrtc_options() const;
