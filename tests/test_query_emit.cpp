@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "example_program.h"
+#include "header_images.h"
 #include "sgemm_tuned_select.h"
 #include "test_paths.h"
 #include "tuned_db_fixture.h"
@@ -640,7 +641,12 @@ TEST_F(QueryTest, EmissionIsDeterministicAndShipsCodeCompiledFromTheTimedTemplat
   // would quietly fall back to one block per SM and the entry's own rate.
   EXPECT_NE(a.text.find(", 4, 4096, 4096, 4096, "), std::string::npos);
   EXPECT_EQ(a.text.find("launch_fast<"), std::string::npos);
-  EXPECT_NE(a.text.find("\"\\177ELF"), std::string::npos);  // an ELF image
+  // The images are the tuner's compilation, byte for byte: entry 0 is 1024^3 (the seed
+  // tile), entry 1 4096^3 (kBigTile).
+  const auto images = testing::header_images(a.text);
+  EXPECT_EQ(images.size(), 6u);
+  EXPECT_EQ(images.at("kCubin0"), compile_kernel(kernel, CompileOptions{}, kSeedTile).cubin);
+  EXPECT_EQ(images.at("kCubin1"), compile_kernel(kernel, CompileOptions{}, kBigTile).cubin);
   // Each entry's edge variant too, as machine code, with its own symbol.
   EXPECT_EQ(a.with_edges_code, 2u);
   EXPECT_EQ(a.text.find("launch_edges<"), std::string::npos);

@@ -77,9 +77,13 @@ std::vector<std::string> CompileOptions::nvrtc_options() const {
   // ran the random shapes 1.4% and 1000^3, 3000^3 and 4096x4096x4100 2-6% faster, the
   // suite the same (bench/results/2026-12-03-h200-register-usage-level). The fastest tiles
   // already hold about 250 registers and move little. An option in `extra` comes later
-  // and wins: ptxas takes the last of a repeated option.
-  std::vector<std::string> opts = {"--gpu-architecture=" + arch, "--std=c++17", "--ptxas-options=--verbose",
-                                   "--ptxas-options=--register-usage-level=10", "--no-cache"};
+  // and wins: ptxas takes the last of a repeated option (tested for this one). Given only
+  // to the ptxas of CUDA 13 or newer, where it was measured; an older one may not know it.
+  std::vector<std::string> opts = {"--gpu-architecture=" + arch, "--std=c++17", "--ptxas-options=--verbose"};
+  int major = 0, minor = 0;
+  if (nvrtcVersion(&major, &minor) == NVRTC_SUCCESS && major >= 13)
+    opts.push_back("--ptxas-options=--register-usage-level=10");
+  opts.push_back("--no-cache");
   opts.insert(opts.end(), extra.begin(), extra.end());
   return opts;
 }

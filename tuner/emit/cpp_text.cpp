@@ -1,5 +1,6 @@
 #include "tuner/emit/cpp_text.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace sgemm_tune {
@@ -44,6 +45,7 @@ std::string cpp_string_literal(std::string_view text) {
 }
 
 std::string cpp_bytes_literal(std::string_view bytes, std::string_view indent, std::size_t bytes_per_line) {
+  bytes_per_line = std::max<std::size_t>(bytes_per_line, 1);
   std::string out;
   for (std::size_t at = 0; at < bytes.size(); at += bytes_per_line) {
     out += indent;

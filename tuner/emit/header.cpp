@@ -50,7 +50,7 @@ class CodeArrays {
   explicit CodeArrays(std::ostringstream &data) : data_(data) {}
 
   // One kernel's fields of a TunedKernel row: its machine code, written as array `array`
-  // (`what` names it in a comment) unless the same image was written already, with its
+  // (`what` names its tile in a comment) unless the same image was written already, with its
   // symbol; or no code and the launcher `launcher` (a template of sgemm_tuned_runtime.cuh)
   // that compiles the tile from source.
   std::string fields(const std::string &array, const std::string &what, const RebuiltCode &code,
@@ -167,7 +167,8 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
                                 std::to_string(t.rate_M) + ", " + std::to_string(t.rate_N) + ", " +
                                 std::to_string(t.rate_K) + ", " + number("%.4f", t.rate_tflops) + ", " +
                                 (t.blas_product ? "true" : "false") + ", " + std::to_string(t.blas_ops) + "u}";
-      const std::string what = cpp_comment_text(gpu) + ", " + e->shape.to_string() + ", " + describe_tile(e->tile);
+      // Names the tile, not the shape: every entry of the tile shares the array.
+      const std::string what = cpp_comment_text(gpu) + ", " + describe_tile(e->tile);
       if (c.kernel) ++out.with_code;
       if (edges.kernel && any.kernel) ++out.with_edges_code;
       ships_code = ships_code || c.kernel || edges.kernel || any.kernel;
@@ -195,9 +196,14 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
   // Machine code launched by a run-time that reads its arguments otherwise computes a wrong C
   // without a word: a header that ships any is built only against kernel_templates of the
   // same kMachineCodeInterface.
+  // Its arrays are string literals, longer than MSVC (the host compiler nvcc uses on
+  // Windows) takes (error C1091, 64 KiB): said there in a sentence rather than by that error.
   std::ostringstream machine_code_check;
   if (ships_code)
-    machine_code_check << "static_assert(::sgemm_tune_kernels::kMachineCodeInterface == "
+    machine_code_check << "#if defined(_MSC_VER) && !defined(__clang__)\n"
+                       << "#error \"this header's machine code is written as string literals longer than MSVC takes: "
+                          "emit it with sgemm-tune emit --from-source\"\n#endif\n"
+                       << "static_assert(::sgemm_tune_kernels::kMachineCodeInterface == "
                        << sgemm_tune_kernels::kMachineCodeInterface
                        << ",\n              \"this header's machine code was compiled for kernel_templates of another "
                           "version: emit it again with the sgemm-tune whose kernel_templates you build with\");\n\n";
