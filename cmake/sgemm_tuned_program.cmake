@@ -19,4 +19,9 @@ function(add_sgemm_tuned_program target)
   target_include_directories(${target} PRIVATE "${tuned_dir}")
   target_compile_definitions(${target} PRIVATE SGEMM_TUNED_HEADER="${tuned_name}")
   target_link_libraries(${target} PRIVATE sgemm_tune::kernels CUDA::cublas)
+  # The kernels the header compiles from source, at the ptxas register usage level the
+  # tuner compiles and times them at (tuner/compile/nvrtc_compiler.cpp says why 10).
+  if(CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 13)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=--register-usage-level=10>)
+  endif()
 endfunction()
