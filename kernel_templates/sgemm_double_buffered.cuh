@@ -20,10 +20,12 @@
 // detail::sgemm_tiles, whose edge code is compiled out of sgemm_double_buffered, so that
 // kernel compiles to what it did before the edge code existed) with M, N and K remainders
 // read as zeros (copies with a source size, guarded loads) and C written only inside M x N,
-// for operands as the fast kernel reads them. Its wide bodies copy interior stages and
-// store interior tiles as the fast kernel does, and take the guarded code only where a
-// stage or a tile reaches past the operands (and for a transposed or unaligned C, or a
-// leading dimension past the fast kernel's int offsets). sgemm_double_buffered_any is the same for any
+// for operands as the fast kernel reads them. Its wide bodies copy every stage as the fast
+// kernel does (rows and columns past M and N clamped or zero-filled once per tile) but the
+// one holding K's remainder, which they copy first, guarded, and store interior tiles as the
+// fast kernel does, guarded only where a tile reaches past M or N (and for a transposed or
+// unaligned C); leading dimensions past the fast kernel's int offsets take the narrow
+// bodies. sgemm_double_buffered_any is the same for any
 // operands: its last argument, `operands` (kOperand* in sgemm_tile_rules.h), says how A, B
 // and C lie: transposed or not (a transposed A is copied as it lies, with no transposing
 // store; a transposed B goes through registers and is stored across; C may be written
@@ -577,20 +579,15 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   const bool transC = kEdges && (operands & kOperandTransC);
   const bool vec = kAny ? !(operands & kOperandNarrowAB) : !kBodyNarrow;
   const bool vecC = !kEdges || !(operands & kOperandScalar);
-  // The wide edge bodies copy a stage that lies wholly inside M x K and K x N, and store a
-  // tile inside M x N, as the fast kernel does: unguarded, addresses from the tile's base.
-  // Only the stage holding K's remainder, A's stages in blocks whose tile crosses M and B's
-  // in blocks whose tile crosses N take the guarded copies, and only tiles crossing M or N
-  // the guarded stores, so a shape that is not whole tiles runs its interior closer to the fast
-  // kernel's speed (at whole 64 x 128 tiles the edge kernel ran 11-19% behind it guarded
-  // everywhere, 7-16% behind so: bench/NOTES.md). Every tile's stores are guarded where C is transposed
-  // or not 16-byte aligned, and everything is where a leading dimension is too large
-  // (below). The choice is uniform over the block, once per stage, outside the K steps'
-  // FFMAs.
-  // The fast kernel's code keeps a row index times a leading dimension in an int
-  // (leading_dimensions_fit_tile); the edge kernel takes any leading dimension, so larger
-  // ones keep the guarded code, whose offsets are 64-bit, everywhere.
-  const bool fastInterior = kEdges && !kAny && !kBodyNarrow && leading_dimensions_fit_tile(kTile, lda, ldb, ldc);
+  // The wide edge bodies (kWideEdges) copy every stage but the one holding K's remainder as
+  // the fast kernel does, addresses from the tile's base (see `unguarded` below), and store
+  // a tile inside M x N as it does; only tiles crossing M or N take the guarded stores, and
+  // every tile where C is transposed or not 16-byte aligned. The fast kernel's code keeps a
+  // row index times a leading dimension in an int (leading_dimensions_fit_tile): the edge
+  // kernel runs a product whose leading dimensions are larger on a narrow body, guarded
+  // everywhere with 64-bit offsets (sgemm_double_buffered_edges).
+  constexpr bool kWideEdges = kEdges && !kAny && !kBodyNarrow;
+  constexpr bool fastInterior = kWideEdges;
   // The tail split (kOperandTailSplit, tile_edges_tail_split): the blocks past the tiles of
   // whole waves each take a part of a split tile's K (tail_split_piece); the scale pass's
   // grid is the split tiles, the last of C's tiles.
@@ -639,14 +636,31 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     const float *aTile = A + static_cast<long long>(tileRow) * BM * lda + kBegin * BK;
     const float *bTile = B + static_cast<long long>(kBegin) * BK * ldb + tileCol * BN;
     const int numTiles = kEnd - kBegin;
-    // Whether stage `tile` of this tile's K range needs no guard (fastInterior), for A (the
-    // tile's rows inside M) and for B (its columns inside N) apart: a block on the last row
-    // of tiles still copies B unguarded, one on the last column A.
-    const bool rowsInside = kEdges && detail::span_inside<BM>(tileRow, M);
-    const bool colsInside = kEdges && detail::span_inside<BN>(tileCol, N);
-    auto unguarded = [&](int tile, bool inside) {
-      return fastInterior && inside && detail::span_inside<BK>(kBegin + tile, K);
-    };
+    // The wide bodies take the fast kernel's copies for every stage but the one holding K's
+    // remainder. A tile that crosses M or N copies its stages so too, the rows and columns
+    // past the operands made harmless once per tile rather than checked per element: A's
+    // rows past M are read as its last row (their products land in rows of C that are
+    // never stored), and B's columns past N (a transposed A's past M) are copied with a
+    // source size, zero-filled, from the tile's first column when none of a thread's four
+    // lies inside. Guarded per element, those tiles' blocks ran every stage slower, and in
+    // a product of one wave they finish last (tail-split, 1000 x 1024 x 1024 took 0.0626
+    // ms against 1024^3's 0.0570 at 64 x 128 x 32, and 0.0577 so).
+    // The stage holding K's remainder goes first, in the prologue, so that the main loop
+    // holds no guarded copies: the loop's code is what the instruction cache must hold,
+    // and the edge kernel stalled on instruction fetch far more often than the fast kernel
+    // (ncu: bench/results/2026-12-04-h200-edge-bodies, calls 2 and 3). Slice `tile` of the
+    // block's K range is then slice sliceOf(tile) of it.
+    const bool remainderFirst = kWideEdges && K % BK != 0 && kEnd == kTilesPerTile;
+    auto sliceOf = [&](int tile) { return !remainderFirst ? tile : tile == 0 ? numTiles - 1 : tile - 1; };
+    auto unguarded = [&](int slice) { return fastInterior && detail::span_inside<BK>(kBegin + slice, K); };
+    // The last of the tile's rows of A inside M (BM - 1 inside it), and the floats of B's
+    // (a transposed A's) four columns that a thread copies which lie inside N (M), as
+    // bytes, with the column it copies them from.
+    const int aLastRow = kEdges && M - tileRow * BM < BM ? M - tileRow * BM - 1 : BM - 1;
+    const int bLeft = N - tileCol * BN - innerColB * 4;
+    const int bBytes = bLeft >= 4 ? 16 : bLeft > 0 ? bLeft * 4 : 0;
+    const int bCol = bBytes > 0 ? innerColB * 4 : 0;
+    const int aColsLeft = M - tileRow * BM;
 #pragma unroll
     for (int i = 0; i < WMITER * TM * WNITER * TN; ++i) threadResults[i] = 0.0f;
 
@@ -663,8 +677,11 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     // A goes global -> registers -> shared (transposed); the two halves are kept apart so
     // that the compute of one tile covers the global latency of the next. A transposed A
     // already lies as the stage wants it: a copy, like B's, into `stage`.
-    auto loadA = [&](int tile, int stage) {
-      if (kEdges && !unguarded(tile, rowsInside)) {
+    // `mayGuard`: the call may copy K's remainder (a constant at each call: the main loop's
+    // calls in the wide bodies never do, and hold no guarded code).
+    auto loadA = [&](int tileInRange, int stage, bool mayGuard) {
+      const int tile = sliceOf(tileInRange);
+      if (kEdges && (mayGuard || !kWideEdges) && !unguarded(tile)) {
         if (transA) {
 #pragma unroll
           for (int pass = 0; pass < A_PASSES; ++pass) {
@@ -689,16 +706,20 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
         for (int pass = 0; pass < A_PASSES; ++pass) {
           int k, m;
           transposedAPlace(pass, k, m);
-          detail::cp_async16(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)],
-                             &src[static_cast<long long>(k) * lda + m]);
+          const int left = aColsLeft - m;
+          const int bytes = left >= 4 ? 16 : left > 0 ? left * 4 : 0;
+          detail::cp_async16_zfill(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)],
+                                   &src[static_cast<long long>(k) * lda + (bytes > 0 ? m : 0)], bytes);
         }
         return;
       }
       const float *src = aTile + tile * BK;
 #pragma unroll
-      for (int pass = 0; pass < A_PASSES; ++pass)
-        aFrag[pass] = reinterpret_cast<const float4 *>(
-            &src[(innerRowA + pass * ROW_STRIDE_A) * lda + innerColA * 4])[0];
+      for (int pass = 0; pass < A_PASSES; ++pass) {
+        int row = innerRowA + pass * ROW_STRIDE_A;
+        if (kEdges) row = row < aLastRow ? row : aLastRow;
+        aFrag[pass] = reinterpret_cast<const float4 *>(&src[row * lda + innerColA * 4])[0];
+      }
     };
     auto storeA = [&](int stage) {
       if (transA) return;
@@ -714,11 +735,12 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     };
     // B keeps its orientation, so it is a byte copy: cp.async, no registers. A transposed
     // B (stored N x K) goes through registers like A, read along K and stored across.
-    auto copyB = [&](int tile, int stage) {
+    auto copyB = [&](int tileInRange, int stage, bool mayGuard) {
+      const int tile = sliceOf(tileInRange);
       const float *src = bTile + static_cast<long long>(tile) * BK * ldb;
       const int dst = B_BASE + stage * B_STAGE;
       if (transB) return;  // storeB reads it
-      if (kEdges && !unguarded(tile, colsInside)) {
+      if (kEdges && (mayGuard || !kWideEdges) && !unguarded(tile)) {
         // Past K or N: zeros, read from nowhere.
 #pragma unroll
         for (int pass = 0; pass < B_PASSES; ++pass) {
@@ -731,7 +753,10 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 #pragma unroll
       for (int pass = 0; pass < B_PASSES; ++pass) {
         const int row = innerRowB + pass * ROW_STRIDE_B;
-        detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * ldb + innerColB * 4]);
+        if (kEdges)
+          detail::cp_async16_zfill(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * ldb + bCol], bBytes);
+        else
+          detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * ldb + innerColB * 4]);
       }
     };
     // A transposed B (stored N x K) is read along K and stored across, after the stage's
@@ -778,9 +803,9 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
       if (s < numTiles) {
-        loadA(s, s);
+        loadA(s, s, true);
         storeA(s);
-        copyB(s, s);
+        copyB(s, s, true);
         storeB(s, s);
       }
       detail::cp_async_commit();
@@ -795,8 +820,8 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
       // barrier that ended the previous iteration makes that safe.
       const bool hasLoad = tileIdx + STAGES - 1 < numTiles;
       if (hasLoad) {
-        loadA(tileIdx + STAGES - 1, writeStage);
-        copyB(tileIdx + STAGES - 1, writeStage);
+        loadA(tileIdx + STAGES - 1, writeStage, false);
+        copyB(tileIdx + STAGES - 1, writeStage, false);
       }
       detail::cp_async_commit();
 
@@ -1066,7 +1091,10 @@ sgemm_double_buffered_edges(int M, int N, int K, float alpha, const float *__res
                             const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc,
                             int operands) {
   using namespace detail;
-  const bool narrow = operands & kOperandNarrowAB;
+  // The wide bodies address within a tile's rows with the fast kernel's int offsets; leading
+  // dimensions past them take the narrow bodies, guarded everywhere with 64-bit offsets.
+  const bool narrow = (operands & kOperandNarrowAB) ||
+                      !leading_dimensions_fit_tile(SgemmTile{SGEMM_TUNE_TILE_ARGS}, lda, ldb, ldc);
   if (operands & kOperandTransA) {
     if (narrow)
       sgemm_tiles<kTransposedAEdgesNarrow, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, operands);
