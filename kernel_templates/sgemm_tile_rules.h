@@ -209,8 +209,8 @@ SGEMM_TUNE_HD constexpr bool shape_fits_tile(const SgemmTile &t, long long M, lo
 }
 
 // The fast kernel also keeps offsets within a tile's rows in ints: a row index times a
-// leading dimension, below BM * lda, BK * ldb and WM * ldc. The edge kernel runs its
-// interior tiles on the same code only where this holds, and the guarded code elsewhere.
+// leading dimension, below BM * lda, BK * ldb and WM * ldc. The edge kernel's wide bodies
+// share that code, so where this does not hold it runs its narrow bodies (64-bit offsets).
 SGEMM_TUNE_HD constexpr bool leading_dimensions_fit_tile(const SgemmTile &t, long long lda, long long ldb,
                                                          long long ldc) {
   if (t.BM < 1 || t.BK < 1 || t.WM < 1) return false;
