@@ -15,23 +15,5 @@ EB_VARIANT_DIR=.device/ebv EB_ROUNDS=1 EB_LAUNCHES=1 EB_SHAPES=1024x1024x1024,10
   ncu --clock-control none --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,smsp__inst_executed.sum,gpu__time_duration.sum' \
   .device/edge_bodies run .device/eb $TILE > "$OUT/ncu_stalls.txt" 2>&1
 echo "ncu exit $? $(( $(date +%s) - start )) s"
-python3 - "$OUT/ncu_stalls.txt" <<'PY' | tee "$OUT/stalls_table.txt"
-import re, sys
-kernel = None
-rows = []
-for line in open(sys.argv[1]):
-    m = re.match(r'\s+(?:void )?(\S+?)<.*?\((\d+), (\d+), (\d+)\)x\((\d+)', line)
-    if m and 'Context' in line:
-        kernel = dict(name=m.group(1).split('::')[-1], grid=m.group(2), m={})
-        rows.append(kernel)
-        continue
-    m = re.match(r'\s+(\S+)\s+\S*\s+([\d.,]+)$', line)
-    if m and kernel is not None:
-        kernel['m'][m.group(1)] = float(m.group(2).replace(',', ''))
-keys = ['no_instruction', 'long_scoreboard', 'short_scoreboard', 'barrier', 'wait', 'math_pipe_throttle', 'mio_throttle', 'lg_throttle', 'not_selected', 'selected', 'dispatch_stall', 'branch_resolving']
-print('kernel grid time inst ' + ' '.join(keys))
-for r in rows:
-    mm = r['m']
-    vals = [mm.get(f'smsp__average_warps_issue_stalled_{k}_per_issue_active.ratio', float('nan')) for k in keys]
-    print(r['name'], r['grid'], mm.get('gpu__time_duration.sum', 0), int(mm.get('smsp__inst_executed.sum', 0)), ' '.join(f'{v:.3f}' for v in vals))
-PY
+# Call 3 ran this code inline in a heredoc; stalls.py is the same code, kept apart for call 4.
+python3 bench/results/2026-12-04-h200-edge-bodies/stalls.py "$OUT/ncu_stalls.txt" | tee "$OUT/stalls_table.txt"
