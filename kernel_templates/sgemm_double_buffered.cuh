@@ -30,9 +30,11 @@
 // and C lie: transposed or not (a transposed A is copied as it lies, with no transposing
 // store; a transposed B goes through registers and is stored across; C may be written
 // transposed), and whether the rows of A and B, and those of C, are 16-byte aligned (else
-// their accesses are 4 bytes wide). The edge kernel reads A's transposition and whether A's or B's rows are aligned
-// (kOperandNarrowAB; a body compiled for each of the four, chosen once per block), C's
-// bits (transposed, unaligned) and the scale pass's: its B must be plain
+// their accesses are 4 bytes wide). The edge kernel is four kernels, one for each
+// transposition of A and width of access to A and B (kOperandNarrowAB): the host launches
+// the one edge_kernel_body names (sgemm_double_buffered_edges for plain aligned operands,
+// sgemm_double_buffered_edges_transposed_a, _narrow, _transposed_a_narrow), which also
+// reads C's bits (transposed, unaligned) and the scale pass's: its B must be plain
 // (sgemm_tuned_runtime.cuh packs a transposed B into a workspace, or runs the kernel of any
 // operands). Neither runs the fast kernel's stream-K, whatever the tile's STREAMK. Both may
 // split K over the grid's z dimension, after a scale pass (kOperandScalePass) that sets
@@ -512,10 +514,11 @@ enum : int {
   kWholeTiles = 0,        // sgemm_double_buffered: shapes the tile divides, plain aligned operands
   kPlainEdges = 1,        // sgemm_double_buffered_edges: any shape, plain aligned operands
   kAnyOperands = 2,       // sgemm_double_buffered_any: any shape, any operands (`operands`)
-  kTransposedAEdges = 3,  // sgemm_double_buffered_edges for A transposed (stored K x M): A is
-                          // copied as it lies, with no transposing store
-  kPlainEdgesNarrow = 4,  // kPlainEdges and kTransposedAEdges for rows of A or B that are not
-  kTransposedAEdgesNarrow = 5,  // 16-byte aligned: every access to A and B 4 bytes wide
+  kTransposedAEdges = 3,  // sgemm_double_buffered_edges_transposed_a: A transposed (stored
+                          // K x M), copied as it lies, with no transposing store
+  kPlainEdgesNarrow = 4,  // sgemm_double_buffered_edges_narrow and _transposed_a_narrow:
+  kTransposedAEdgesNarrow = 5,  // kPlainEdges and kTransposedAEdges with every access to A
+                                // and B 4 bytes wide (rows not 16-byte aligned)
 };
 
 // The body of the three kernels. With kEdges (every body but kWholeTiles): any shape,
@@ -524,9 +527,9 @@ enum : int {
 // kAnyOperands reads `operands` for A's and B's layout: the layout's branches then cost
 // every layout registers (a whole tile's were tuned near 255) and speed (A's orientation
 // read inside the main loop made the plain A's edge kernel 16-26% slower:
-// bench/NOTES.md), so the edge kernel holds four bodies, kPlainEdges, kTransposedAEdges
+// bench/NOTES.md), so the edge kernel has four bodies, kPlainEdges, kTransposedAEdges
 // and their Narrow twins, each compiled for one orientation of A and one width of access,
-// chosen once per block, and reads only C's bits of `operands` besides (and the tail
+// each a kernel of its own, and reads only C's bits of `operands` besides (and the tail
 // split's and the scale pass's). Every kEdges
 // branch folds to a constant in the fast kernel (kEdges is compile-time), so the fast
 // kernel has none of the edge code; in the edge kernel some are run-time choices (guarded
@@ -585,7 +588,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // every tile where C is transposed or not 16-byte aligned. The fast kernel's code keeps a
   // row index times a leading dimension in an int (leading_dimensions_fit_tile): the edge
   // kernel runs a product whose leading dimensions are larger on a narrow body, guarded
-  // everywhere with 64-bit offsets (sgemm_double_buffered_edges).
+  // everywhere with 64-bit offsets (edge_kernel_body).
   constexpr bool kWideEdges = kEdges && !kAny && !kBodyNarrow;
   constexpr bool fastInterior = kWideEdges;
   // The tail split (kOperandTailSplit, tile_edges_tail_split): the blocks past the tiles of
@@ -1085,27 +1088,36 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
   detail::sgemm_tiles<detail::kWholeTiles, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, 0);
 }
 
-template <SGEMM_TUNE_TILE_PARAMS>
-__global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
-sgemm_double_buffered_edges(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
-                            const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc,
-                            int operands) {
-  using namespace detail;
-  // The wide bodies address within a tile's rows with the fast kernel's int offsets; leading
-  // dimensions past them take the narrow bodies, guarded everywhere with 64-bit offsets.
-  const bool narrow = (operands & kOperandNarrowAB) ||
-                      !leading_dimensions_fit_tile(SgemmTile{SGEMM_TUNE_TILE_ARGS}, lda, ldb, ldc);
-  if (operands & kOperandTransA) {
-    if (narrow)
-      sgemm_tiles<kTransposedAEdgesNarrow, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, operands);
-    else
-      sgemm_tiles<kTransposedAEdges, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, operands);
-  } else if (narrow) {
-    sgemm_tiles<kPlainEdgesNarrow, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, operands);
-  } else {
-    sgemm_tiles<kPlainEdges, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, operands);
-  }
+namespace detail {
+
+// The body of kernel sgemm_double_buffered_edges* that the host picks for `operands` and
+// these leading dimensions (edge_kernel_body): a launch meant for another body traps rather
+// than read its operands wrongly.
+template <int kBody, int kEdgeBody, SGEMM_TUNE_TILE_PARAMS>
+__device__ __forceinline__ void edge_body(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
+                                          const float *__restrict__ B, int ldb, float beta, float *__restrict__ C,
+                                          int ldc, int operands) {
+  if (edge_kernel_body(SgemmTile{SGEMM_TUNE_TILE_ARGS}, operands, lda, ldb, ldc) != kEdgeBody) __trap();
+  sgemm_tiles<kBody, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, operands);
 }
+
+}  // namespace detail
+
+// The edge kernel, one kernel per body (kEdgeBody* in sgemm_tile_rules.h, which says why).
+#define SGEMM_TUNE_EDGE_KERNEL(name, body, edge_body_id)                                                           \
+  template <SGEMM_TUNE_TILE_PARAMS>                                                                               \
+  __global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))                               \
+      name(int M, int N, int K, float alpha, const float *__restrict__ A, int lda, const float *__restrict__ B,     \
+           int ldb, float beta, float *__restrict__ C, int ldc, int operands) {                                     \
+    detail::edge_body<detail::body, edge_body_id, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C,   \
+                                                                       ldc, operands);                             \
+  }
+SGEMM_TUNE_EDGE_KERNEL(sgemm_double_buffered_edges, kPlainEdges, kEdgeBodyPlain)
+SGEMM_TUNE_EDGE_KERNEL(sgemm_double_buffered_edges_transposed_a, kTransposedAEdges, kEdgeBodyTransposedA)
+SGEMM_TUNE_EDGE_KERNEL(sgemm_double_buffered_edges_narrow, kPlainEdgesNarrow, kEdgeBodyNarrow)
+SGEMM_TUNE_EDGE_KERNEL(sgemm_double_buffered_edges_transposed_a_narrow, kTransposedAEdgesNarrow,
+                       kEdgeBodyTransposedANarrow)
+#undef SGEMM_TUNE_EDGE_KERNEL
 
 template <SGEMM_TUNE_TILE_PARAMS>
 __global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))

@@ -1,6 +1,6 @@
 // How the host launches the kernels of one tile configuration (sgemm_double_buffered, and
-// the edge kernels sgemm_double_buffered_edges and sgemm_double_buffered_any for other
-// shapes and operands):
+// the edge kernels sgemm_double_buffered_edges (four, one per body) and
+// sgemm_double_buffered_any for other shapes and operands):
 // its shared-memory limit, the persistent-block count of a stream-K tile, and the passes of
 // tile_launch_plan with their grids, block and dynamic shared memory. One definition, used
 // by the tuner for the launches it times and by the headers `sgemm-tune emit` generates for
@@ -99,8 +99,49 @@ inline cudaError_t launch_tile(const void *kernel, const SgemmTile &t, int persi
                        C, ldc, stream);
 }
 
-// C = alpha op(A) op(B) + beta C by an edge kernel of tile t (sgemm_double_buffered_edges,
-// or sgemm_double_buffered_any), as tile_edges_launch_plan says: any shape
+// The mangled name of the kernel of edge body `body` (kEdgeBody*), derived from `plain`,
+// that of sgemm_double_buffered_edges of the same tile, which is what a cubin's record
+// names: the four kernels differ only in their names, which Itanium mangling writes as a
+// length and the letters. Written to `out` (`size` bytes, terminated); false, with `out`
+// empty, when `plain` does not name that kernel or the result does not fit.
+inline bool edge_body_symbol(const char *plain, int body, char *out, int size) {
+  const char kName[] = "27sgemm_double_buffered_edgesI";
+  const int name_length = static_cast<int>(sizeof(kName)) - 1;
+  const char *suffix = edge_body_kernel_suffix(body);
+  int suffix_length = 0;
+  while (suffix[suffix_length] != '\0') ++suffix_length;
+  if (size > 0) out[0] = '\0';
+  // Where the name starts in `plain`: after the namespace's part, before the template arguments.
+  int at = -1;
+  for (int i = 0; plain[i] != '\0' && at < 0; ++i) {
+    int j = 0;
+    while (j < name_length && plain[i + j] == kName[j]) ++j;
+    if (j == name_length) at = i;
+  }
+  if (at < 0) return false;
+  int n = 0;
+  const auto put = [&](char c) {
+    if (n < size - 1) out[n] = c;
+    ++n;
+  };
+  for (int i = 0; i < at; ++i) put(plain[i]);
+  const int length = 27 + suffix_length;  // two digits: the longest suffix is 20 letters
+  put(static_cast<char>('0' + length / 10));
+  put(static_cast<char>('0' + length % 10));
+  for (int i = 2; i < name_length - 1; ++i) put(kName[i]);
+  for (int i = 0; i < suffix_length; ++i) put(suffix[i]);
+  for (int i = at + name_length - 1; plain[i] != '\0'; ++i) put(plain[i]);
+  if (n >= size) {
+    if (size > 0) out[0] = '\0';
+    return false;
+  }
+  out[n] = '\0';
+  return true;
+}
+
+// C = alpha op(A) op(B) + beta C by an edge kernel of tile t (the body of
+// sgemm_double_buffered_edges that edge_kernel_body names for these operands and leading
+// dimensions, or sgemm_double_buffered_any), as tile_edges_launch_plan says: any shape
 // shape_fits_tile_edges accepts (K = 0 too), operands as `operands` says (kOperand* in
 // sgemm_tile_rules.h: the edge kernel all but kOperandTransB, the kernel of any operands all), K split
 // `splits` ways (1: not split). A split launch, and a K = 0 one, starts with the scale pass,

@@ -109,7 +109,8 @@ struct LoadedCode {
   std::once_flag once;
   cudaError_t status = cudaSuccess;
   cudaLibrary_t library = nullptr;
-  cudaKernel_t kernel = nullptr;
+  // The kernel, or an edge kernel's four, one per body (kEdgeBody*).
+  cudaKernel_t kernels[sgemm_tune_kernels::kEdgeBodies] = {};
   std::mutex attribute_mutex;
   std::uint64_t devices_configured = 0;  // bit d: shared-memory limit raised on device d
 };
@@ -134,6 +135,10 @@ inline bool tail_split_allowed(const GpuTable &table) {
   return table.machine_code_interface == sgemm_tune_kernels::kMachineCodeInterface;
 }
 
+// Whether the edge kernels' machine code in `table` is a kernel per body (kEdgeBody*), named
+// as edge_body_symbol derives; before interface 3, one kernel ran every body.
+inline bool edge_kernel_per_body(const GpuTable &table) { return table.machine_code_interface >= 3; }
+
 // tile_resident_blocks of `kernel` on the current device, asked of the runtime once per
 // kernel and device and then remembered (the answer cannot change while the program runs):
 // a stream-K fast kernel's persistent blocks, an edge kernel's slots for its tail split.
@@ -145,7 +150,7 @@ inline cudaError_t resident_blocks(const void *kernel, const SgemmTile &t, int *
     const void *kernel;
     int device, blocks;
   };
-  constexpr int kSlots = 256;
+  constexpr int kSlots = 1024;  // kernels x devices: each tuned entry's edge kernels are four
   static Known known[kSlots];
   static int count = 0;
   static std::mutex mutex;
@@ -202,28 +207,45 @@ inline cudaError_t launch_edges_kernel(const void *kernel, const SgemmTile &t, c
                                                g.beta, g.C, g.ldc, e.operands, stream, slots);
 }
 
-// An edge kernel of tile t compiled into the program, its shared-memory limit raised first.
-inline cudaError_t launch_compiled_edges(const void *kernel, const SgemmTile &t, const RowMajorGemm &g, int splits,
-                                         cudaStream_t stream) {
+// Of an edge kernel's four kernels, one per body (kEdgeBody*), the one that runs `product`
+// (edge_kernel_body of the operands edge_product reads it with). The kernel of any operands
+// is one kernel in every slot.
+inline const void *edge_body_kernel(const void *const *bodies, const SgemmTile &t, const RowMajorGemm &product) {
+  const sgemm_tune_kernels::EdgeProduct e = sgemm_tune_kernels::edge_product(product);
+  return bodies[sgemm_tune_kernels::edge_kernel_body(t, e.operands, e.g.lda, e.g.ldb, e.g.ldc)];
+}
+
+// An edge kernel of tile t compiled into the program (its four bodies' kernels, or the
+// kernel of any operands four times), its shared-memory limit raised first.
+inline cudaError_t launch_compiled_edges(const void *const *bodies, const SgemmTile &t, const RowMajorGemm &g,
+                                         int splits, cudaStream_t stream) {
+  const void *kernel = edge_body_kernel(bodies, t, g);
   const cudaError_t e = sgemm_tune_kernels::set_tile_smem_limit(kernel, t);
   if (e != cudaSuccess) return e;
   return launch_edges_kernel(kernel, t, g, splits, stream);
 }
 
-// The edge kernel (plain operands) and the kernel of any operands, from source.
+// The edge kernel (plain B) and the kernel of any operands, from source.
 template <SGEMM_TUNE_TILE_PARAMS>
 cudaError_t launch_edges(const RowMajorGemm &g, int splits, cudaStream_t stream) {
-  return launch_compiled_edges(
-      reinterpret_cast<const void *>(&sgemm_tune_kernels::sgemm_double_buffered_edges<SGEMM_TUNE_TILE_ARGS>),
-      SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, stream);
+  namespace k = sgemm_tune_kernels;
+  const void *const bodies[k::kEdgeBodies] = {
+      reinterpret_cast<const void *>(&k::sgemm_double_buffered_edges<SGEMM_TUNE_TILE_ARGS>),
+      reinterpret_cast<const void *>(&k::sgemm_double_buffered_edges_transposed_a<SGEMM_TUNE_TILE_ARGS>),
+      reinterpret_cast<const void *>(&k::sgemm_double_buffered_edges_narrow<SGEMM_TUNE_TILE_ARGS>),
+      reinterpret_cast<const void *>(&k::sgemm_double_buffered_edges_transposed_a_narrow<SGEMM_TUNE_TILE_ARGS>)};
+  static_assert(k::kEdgeBodyPlain == 0 && k::kEdgeBodyTransposedA == 1 && k::kEdgeBodyNarrow == 2 &&
+                    k::kEdgeBodyTransposedANarrow == 3,
+                "the kernels above are listed in kEdgeBody* order");
+  return launch_compiled_edges(bodies, SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, stream);
 }
 
 template <SGEMM_TUNE_TILE_PARAMS>
 cudaError_t launch_any(const RowMajorGemm &g, int splits, cudaStream_t stream) {
   if (splits == sgemm_tune_kernels::kEdgeTailSplit) return cudaErrorInvalidValue;  // it has no tail split
-  return launch_compiled_edges(
-      reinterpret_cast<const void *>(&sgemm_tune_kernels::sgemm_double_buffered_any<SGEMM_TUNE_TILE_ARGS>),
-      SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, stream);
+  const void *kernel = reinterpret_cast<const void *>(&sgemm_tune_kernels::sgemm_double_buffered_any<SGEMM_TUNE_TILE_ARGS>);
+  const void *const bodies[sgemm_tune_kernels::kEdgeBodies] = {kernel, kernel, kernel, kernel};
+  return launch_compiled_edges(bodies, SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, stream);
 }
 
 // Whether packing would change how the edge kernel reads the product (a transposed B, or
@@ -391,50 +413,70 @@ inline cudaError_t launch_default(const RowMajorGemm &g, bool edges, int splits,
                                                                                                           stream);
 }
 
-// The kernel `symbol` of `cubin` (tile t), loaded once into `code`, with its shared-memory
-// limit raised on `device`.
-inline cudaError_t loaded_kernel(const unsigned char *cubin, const char *symbol, const SgemmTile &t, LoadedCode &code,
-                                 int device, const void **kernel) {
-  std::call_once(code.once, [&] {
-    code.status = cudaLibraryLoadData(&code.library, cubin, nullptr, nullptr, 0, nullptr, nullptr, 0);
-    if (code.status == cudaSuccess) code.status = cudaLibraryGetKernel(&code.kernel, code.library, symbol);
-  });
-  if (code.status != cudaSuccess) return code.status;
-  *kernel = reinterpret_cast<const void *>(code.kernel);
-  if (device < 64) {
-    std::lock_guard<std::mutex> lock(code.attribute_mutex);
-    if (!(code.devices_configured & (std::uint64_t{1} << device))) {
-      const cudaError_t e = sgemm_tune_kernels::set_tile_smem_limit(code.kernel, t, device);
-      if (e != cudaSuccess) return e;
-      code.devices_configured |= std::uint64_t{1} << device;
-    }
-  } else {
-    const cudaError_t e = sgemm_tune_kernels::set_tile_smem_limit(code.kernel, t, device);
+// Raises the shared-memory limit of each of `code`'s kernels on `device`.
+inline cudaError_t set_loaded_smem_limits(LoadedCode &code, const SgemmTile &t, int device) {
+  for (cudaKernel_t kernel : code.kernels) {
+    if (kernel == nullptr) continue;
+    const cudaError_t e = sgemm_tune_kernels::set_tile_smem_limit(kernel, t, device);
     if (e != cudaSuccess) return e;
   }
   return cudaSuccess;
 }
 
-inline cudaError_t launch_cubin(const TunedKernel &k, LoadedCode &code, int device, const RowMajorGemm &g,
-                                cudaStream_t stream) {
-  const void *kernel = nullptr;
-  const cudaError_t e = loaded_kernel(k.cubin, k.symbol, k.shape.tile, code, device, &kernel);
-  if (e != cudaSuccess) return e;
-  return launch_planned(kernel, k.shape.tile, g, stream);
+// The kernels of `cubin` (tile t), loaded once into `code`, with their shared-memory limit
+// raised on `device`: `symbol` alone, or with `edge_bodies` the four kernels of an edge
+// kernel, one per body (kEdgeBody*), `symbol` being the plain body's (edge_body_symbol
+// derives the others). `kernels` receives kEdgeBodies handles: the one kernel in every slot,
+// or the four in kEdgeBody* order.
+inline cudaError_t loaded_kernels(const unsigned char *cubin, const char *symbol, bool edge_bodies, const SgemmTile &t,
+                                  LoadedCode &code, int device, const void **kernels) {
+  std::call_once(code.once, [&] {
+    code.status = cudaLibraryLoadData(&code.library, cubin, nullptr, nullptr, 0, nullptr, nullptr, 0);
+    for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies && code.status == cudaSuccess; ++body) {
+      if (body > 0 && !edge_bodies) {
+        code.kernels[body] = code.kernels[0];
+        continue;
+      }
+      char name[512];
+      if (!sgemm_tune_kernels::edge_body_symbol(symbol, body, name, sizeof name) && body > 0) {
+        code.status = cudaErrorSymbolNotFound;
+        break;
+      }
+      code.status = cudaLibraryGetKernel(&code.kernels[body], code.library, body > 0 ? name : symbol);
+    }
+  });
+  if (code.status != cudaSuccess) return code.status;
+  for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body)
+    kernels[body] = reinterpret_cast<const void *>(code.kernels[body]);
+  if (device >= 64) return set_loaded_smem_limits(code, t, device);
+  std::lock_guard<std::mutex> lock(code.attribute_mutex);
+  if (code.devices_configured & (std::uint64_t{1} << device)) return cudaSuccess;
+  const cudaError_t e = set_loaded_smem_limits(code, t, device);
+  if (e == cudaSuccess) code.devices_configured |= std::uint64_t{1} << device;
+  return e;
 }
 
-// An entry's edge kernel, or its kernel of any operands where the product needs it (B
-// transposed), as machine code. `code` must be the slot of that kernel (edges_code or
-// any_code): it keeps whichever kernel it was first loaded with.
-inline cudaError_t launch_edges_cubin(const TunedKernel &k, LoadedCode &code, int device, const RowMajorGemm &g,
-                                      int splits, cudaStream_t stream) {
+inline cudaError_t launch_cubin(const TunedKernel &k, LoadedCode &code, int device, const RowMajorGemm &g,
+                                cudaStream_t stream) {
+  const void *kernels[sgemm_tune_kernels::kEdgeBodies] = {};
+  const cudaError_t e = loaded_kernels(k.cubin, k.symbol, false, k.shape.tile, code, device, kernels);
+  if (e != cudaSuccess) return e;
+  return launch_planned(kernels[0], k.shape.tile, g, stream);
+}
+
+// An entry's edge kernel (the body's kernel that runs `g`), or its kernel of any operands
+// where the product needs it (B transposed), as machine code. `code` must be the slot of
+// that kernel (edges_code or any_code): it keeps whichever kernel it was first loaded with.
+// `edge_bodies`: the edge kernel's machine code is a kernel per body (edge_kernel_per_body).
+inline cudaError_t launch_edges_cubin(const TunedKernel &k, LoadedCode &code, bool edge_bodies, int device,
+                                      const RowMajorGemm &g, int splits, cudaStream_t stream) {
   const bool any = needs_any_kernel(g);
   if (any && splits == sgemm_tune_kernels::kEdgeTailSplit) return cudaErrorInvalidValue;  // it has none
-  const void *kernel = nullptr;
-  const cudaError_t e = loaded_kernel(any ? k.any_cubin : k.edges_cubin, any ? k.any_symbol : k.edges_symbol,
-                                      k.shape.tile, code, device, &kernel);
+  const void *kernels[sgemm_tune_kernels::kEdgeBodies] = {};
+  const cudaError_t e = loaded_kernels(any ? k.any_cubin : k.edges_cubin, any ? k.any_symbol : k.edges_symbol,
+                                       !any && edge_bodies, k.shape.tile, code, device, kernels);
   if (e != cudaSuccess) return e;
-  return launch_edges_kernel(kernel, k.shape.tile, g, splits, stream);
+  return launch_edges_kernel(edge_body_kernel(kernels, k.shape.tile, g), k.shape.tile, g, splits, stream);
 }
 
 // Which tunings a device uses, as CLBlast falls back: those of a GPU of its name and compute
@@ -532,6 +574,7 @@ struct Route {
   // this one, or only this one of those timed could run); 0: chosen by prediction alone.
   int timed = 0;
   double measured_ps = 0;  // its best time when it was timed, in picoseconds
+  bool edge_bodies = true;  // the table's edge_kernel_per_body (cubin paths)
 };
 
 constexpr int kMaxEntries = 256;
@@ -644,6 +687,7 @@ inline void route_selection(const GpuTable &table, const sgemm_tune_kernels::Sel
   const RowMajorGemm &g = sgemm_tune_kernels::edge_product(product).g;
   const TunedKernel &k = table.kernels[s.entry];
   out->kernel = &k;
+  out->edge_bodies = edge_kernel_per_body(table);
   out->splits = s.edges ? s.splits : 1;
   out->predicted_ps = s.predicted_ps;
   const auto use = [&](LoadedCode *code, const unsigned char *cubin, Path machine_code, Path from_source) {
@@ -864,7 +908,9 @@ inline cudaError_t launch_packed(const GpuTable *gpus, int gpu_count, const Rout
   const cudaError_t packed =
       r.path == Path::tuned_packed_cubin || r.path == Path::tuned_packed_transposed_cubin
           ? run_packed(g, k.shape.tile, scope, r.device, stream,
-                       [&](const RowMajorGemm &p) { return launch_edges_cubin(k, *r.code, r.device, p, r.splits, stream); })
+                       [&](const RowMajorGemm &p) {
+                         return launch_edges_cubin(k, *r.code, r.edge_bodies, r.device, p, r.splits, stream);
+                       })
           : run_packed(g, k.shape.tile, scope, r.device, stream,
                        [&](const RowMajorGemm &p) { return k.edges_source(p, r.splits, stream); });
   if (packed != cudaErrorMemoryAllocation) return packed;
@@ -876,7 +922,8 @@ inline cudaError_t launch_packed(const GpuTable *gpus, int gpu_count, const Rout
   if (table == nullptr || (any ? k.any_cubin : k.edges_cubin) == nullptr)
     return any ? k.any_source(g, r.splits, stream) : k.edges_source(g, r.splits, stream);
   const std::ptrdiff_t i = &k - table->kernels;
-  return launch_edges_cubin(k, any ? table->any_code[i] : table->edges_code[i], r.device, g, r.splits, stream);
+  return launch_edges_cubin(k, any ? table->any_code[i] : table->edges_code[i], r.edge_bodies, r.device, g, r.splits,
+                            stream);
 }
 
 // Runs the product `g` (check_gemm said `run`, alpha is not 0) as route `r` says.
@@ -885,9 +932,11 @@ inline cudaError_t launch_route(const GpuTable *gpus, int gpu_count, const Route
   switch (r.path) {
     case Path::tuned_cubin: return launch_cubin(*r.kernel, *r.code, r.device, g, stream);
     case Path::tuned_source: return r.kernel->source(g, 1, stream);
-    case Path::tuned_edges_cubin: return launch_edges_cubin(*r.kernel, *r.code, r.device, g, r.splits, stream);
+    case Path::tuned_edges_cubin:
+      return launch_edges_cubin(*r.kernel, *r.code, r.edge_bodies, r.device, g, r.splits, stream);
     case Path::tuned_edges_source: return r.kernel->edges_source(g, r.splits, stream);
-    case Path::tuned_any_cubin: return launch_edges_cubin(*r.kernel, *r.code, r.device, g, r.splits, stream);
+    case Path::tuned_any_cubin:
+      return launch_edges_cubin(*r.kernel, *r.code, r.edge_bodies, r.device, g, r.splits, stream);
     case Path::tuned_any_source: return r.kernel->any_source(g, r.splits, stream);
     case Path::tuned_packed_cubin:
     case Path::tuned_packed_source:

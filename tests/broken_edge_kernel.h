@@ -13,8 +13,9 @@ namespace sgemm_tune::testing {
 
 inline KernelSource with_broken_edge_kernel() {
   KernelSource source = KernelSource::embedded();
-  // The first line of sgemm_double_buffered_edges's body (the template has no other).
-  const std::string body = "  using namespace detail;\n";
+  // The first line of detail::edge_body, which every body's kernel runs (the template has no
+  // other line like it).
+  const std::string body = "  if (edge_kernel_body(SgemmTile{SGEMM_TUNE_TILE_ARGS}, operands, lda, ldb, ldc) != kEdgeBody)";
   for (auto &[name, text] : source.headers) {
     const std::size_t at = text.find(body);
     if (at == std::string::npos) continue;

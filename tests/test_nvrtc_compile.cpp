@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "tuner/common/errors.h"
+#include "sgemm_launch.h"
 #include "tuner/compile/nvrtc_compiler.h"
 #include "wide_tile_space.h"
 
@@ -75,6 +76,39 @@ TEST(NvrtcCompile, EdgeVariantCompilesWithoutSpills) {
     // Its own program: the timed kernel's cubin holds the timed kernel alone.
     EXPECT_EQ(k.cubin.find("21sgemm_double_bufferedI"), std::string::npos);
   }
+}
+
+TEST(NvrtcCompile, EdgeKernelCubinHoldsAKernelPerBodyNamedAsTheRunTimeDerivesThem) {
+  // A header records the plain body's name alone; the run-time derives the other three with
+  // edge_body_symbol. Each derived name must be in the cubin, spelt as NVRTC lowers it.
+  const CompiledKernel k = compile_kernel(KernelSource::embedded(), CompileOptions{}, kSeed, KernelVariant::edges);
+  std::set<std::string> names;
+  for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body) {
+    char name[512];
+    ASSERT_TRUE(sgemm_tune_kernels::edge_body_symbol(k.lowered_name.c_str(), body, name, sizeof name)) << body;
+    names.insert(name);
+    EXPECT_NE(k.cubin.find(std::string(name) + '\0'), std::string::npos) << name;
+    EXPECT_NE(k.log.find(name), std::string::npos) << "no ptxas report for " << name;
+  }
+  EXPECT_EQ(names.size(), 4u);
+  EXPECT_TRUE(names.count(k.lowered_name));
+  const std::string transposed_narrow = "sgemm_double_buffered_edges_transposed_a_narrowI";
+  EXPECT_NE(k.cubin.find("47" + transposed_narrow), std::string::npos);
+}
+
+TEST(NvrtcCompile, EdgeBodySymbolRefusesWhatItCannotDerive) {
+  char name[512] = "unchanged";
+  // The fast kernel's name is not the plain edge body's.
+  const CompiledKernel fast = compile_kernel(KernelSource::embedded(), CompileOptions{}, kSeed);
+  EXPECT_FALSE(sgemm_tune_kernels::edge_body_symbol(fast.lowered_name.c_str(), 1, name, sizeof name));
+  EXPECT_STREQ(name, "");
+  // A buffer too small for the derived name: refused, never cut short.
+  const char *plain = "_ZN18sgemm_tune_kernels27sgemm_double_buffered_edgesILi128EEEviii";
+  char small[40] = "unchanged";
+  EXPECT_FALSE(sgemm_tune_kernels::edge_body_symbol(plain, 3, small, sizeof small));
+  EXPECT_STREQ(small, "");
+  ASSERT_TRUE(sgemm_tune_kernels::edge_body_symbol(plain, 2, name, sizeof name));
+  EXPECT_STREQ(name, "_ZN18sgemm_tune_kernels34sgemm_double_buffered_edges_narrowILi128EEEviii");
 }
 
 TEST(NvrtcCompile, KernelOfAnyOperandsCompiles) {

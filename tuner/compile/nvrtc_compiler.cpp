@@ -1,5 +1,6 @@
 #include "tuner/compile/nvrtc_compiler.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include <nvrtc.h>
@@ -100,8 +101,14 @@ CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &
   CompiledKernel out;
   out.tile = tile;
   out.name_expression = name_expression(tile, variant);
+  // The edge kernel is a kernel per body, all in its cubin (the run-time picks one per
+  // launch); name_expression names the plain body's.
+  std::vector<std::string> names{out.name_expression};
+  if (variant == KernelVariant::edges)
+    for (int body = 1; body < sgemm_tune_kernels::kEdgeBodies; ++body)
+      names.push_back(edge_body_name_expression(tile, body));
   NvrtcProgram prog(source);
-  out.log = prog.compile(options, {out.name_expression});
+  out.log = prog.compile(options, names);
 
   const char *lowered = nullptr;
   prog.check(nvrtcGetLoweredName(prog.get(), out.name_expression.c_str(), &lowered), "nvrtcGetLoweredName");
@@ -116,10 +123,17 @@ CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &
   out.cubin.resize(cubin_size);
   prog.check(nvrtcGetCUBIN(prog.get(), out.cubin.data()), "nvrtcGetCUBIN");
 
-  auto usage = parse_ptxas_report(out.log, out.lowered_name);
-  if (!usage)
-    throw CompileError("no ptxas resource report for " + out.name_expression + " in the NVRTC log", out.log);
-  out.usage = *usage;
+  // An edge kernel's usage is the most of its bodies': pruning and the residency model see
+  // the body that needs most, whichever a shape runs.
+  for (const std::string &name : names) {
+    prog.check(nvrtcGetLoweredName(prog.get(), name.c_str(), &lowered), "nvrtcGetLoweredName");
+    const auto usage = parse_ptxas_report(out.log, lowered);
+    if (!usage) throw CompileError("no ptxas resource report for " + name + " in the NVRTC log", out.log);
+    out.usage.registers = std::max(out.usage.registers, usage->registers);
+    out.usage.spill_store_bytes = std::max(out.usage.spill_store_bytes, usage->spill_store_bytes);
+    out.usage.spill_load_bytes = std::max(out.usage.spill_load_bytes, usage->spill_load_bytes);
+    out.usage.static_smem_bytes = std::max(out.usage.static_smem_bytes, usage->static_smem_bytes);
+  }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }
@@ -140,7 +154,9 @@ void compile_companions(const KernelSource &source, const CompileOptions &option
 
 void compile_every_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile) {
   NvrtcProgram prog(source);
-  prog.compile(options, {kernel_name_expression(tile), edges_name_expression(tile), any_name_expression(tile)});
+  std::vector<std::string> names{kernel_name_expression(tile), any_name_expression(tile)};
+  for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body) names.push_back(edge_body_name_expression(tile, body));
+  prog.compile(options, names);
 }
 
 std::string nvrtc_version() {

@@ -52,4 +52,10 @@ LoadedKernel LoadedKernel::load(const std::string &cubin, const std::string &sym
   return out;
 }
 
+cudaKernel_t LoadedKernel::other(const std::string &symbol) const {
+  cudaKernel_t kernel = nullptr;
+  SGEMM_CUDA_CHECK(cudaLibraryGetKernel(&kernel, library_.get(), symbol.c_str()));
+  return kernel;
+}
+
 }  // namespace sgemm_tune

@@ -84,6 +84,9 @@ class LoadedKernel {
   static LoadedKernel load(const std::string &cubin, const std::string &symbol);
   cudaKernel_t kernel() const { return kernel_; }
   const void *function() const { return reinterpret_cast<const void *>(kernel_); }
+  // Another kernel of the same cubin, by its mangled name (an edge kernel's other bodies).
+  // Throws CudaError.
+  cudaKernel_t other(const std::string &symbol) const;
 
  private:
   UniqueHandle<cudaLibrary_t, LibraryDeleter> library_;

@@ -18,10 +18,21 @@ CandidateKernel::CandidateKernel(const CompiledKernel &compiled)
     throw CudaError("a stream-K kernel that no SM can hold (0 resident blocks) cannot be launched", e);
   SGEMM_CUDA_CHECK(e);
   for (const CompanionKernel &c : compiled.companions) {
-    EdgeKernel edge{c.variant, LoadedKernel::load(c.cubin, c.lowered_name), 0};
-    SGEMM_CUDA_CHECK(sgemm_tune_kernels::set_tile_smem_limit(edge.kernel.kernel(), tile_, device));
-    SGEMM_CUDA_CHECK(
-        sgemm_tune_kernels::tile_resident_blocks(edge.kernel.function(), tile_, device, &edge.resident_blocks));
+    EdgeKernel edge{c.variant, LoadedKernel::load(c.cubin, c.lowered_name), {}, {}};
+    for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body) {
+      // The other bodies' names derived as the generated header's run-time derives them.
+      char symbol[512];
+      if (body == 0 || c.variant != KernelVariant::edges) {
+        edge.bodies[body] = edge.cubin.kernel();
+      } else if (sgemm_tune_kernels::edge_body_symbol(c.lowered_name.c_str(), body, symbol, sizeof symbol)) {
+        edge.bodies[body] = edge.cubin.other(symbol);
+      } else {
+        throw std::logic_error("not the name of an edge kernel's plain body: " + c.lowered_name);
+      }
+      SGEMM_CUDA_CHECK(sgemm_tune_kernels::set_tile_smem_limit(edge.bodies[body], tile_, device));
+      SGEMM_CUDA_CHECK(sgemm_tune_kernels::tile_resident_blocks(reinterpret_cast<const void *>(edge.bodies[body]),
+                                                                tile_, device, &edge.resident_blocks[body]));
+    }
     edge_kernels_.push_back(std::move(edge));
   }
 }
@@ -45,9 +56,10 @@ void CandidateKernel::launch(const GemmArgs &a, cudaStream_t stream) const {
   const int splits = sgemm_tune_kernels::tile_kernel_splits(variant == KernelVariant::edges
                                                                 ? sgemm_tune_kernels::TileKernel::edges
                                                                 : sgemm_tune_kernels::TileKernel::any);
-  SGEMM_CUDA_CHECK(sgemm_tune_kernels::launch_tile_edges(edge->kernel.function(), tile_, splits, p.g.M, p.g.N, p.g.K,
-                                                         p.g.alpha, p.g.A, p.g.lda, p.g.B, p.g.ldb, p.g.beta, p.g.C,
-                                                         p.g.ldc, p.operands, stream, edge->resident_blocks));
+  const int body = sgemm_tune_kernels::edge_kernel_body(tile_, p.operands, p.g.lda, p.g.ldb, p.g.ldc);
+  SGEMM_CUDA_CHECK(sgemm_tune_kernels::launch_tile_edges(
+      reinterpret_cast<const void *>(edge->bodies[body]), tile_, splits, p.g.M, p.g.N, p.g.K, p.g.alpha, p.g.A,
+      p.g.lda, p.g.B, p.g.ldb, p.g.beta, p.g.C, p.g.ldc, p.operands, stream, edge->resident_blocks[body]));
 }
 
 int CandidateKernel::runtime_blocks_per_sm() const {

@@ -37,12 +37,14 @@ class CandidateKernel {
   int runtime_blocks_per_sm() const;
 
  private:
-  // An edge kernel, loaded with its shared-memory limit raised, and the blocks the GPU holds
-  // of it (the slots its tail split fills).
+  // An edge kernel, loaded with its shared-memory limit raised: its kernel per body
+  // (kEdgeBody*; the kernel of any operands in every slot), and the blocks the GPU holds of
+  // each (the slots its tail split fills).
   struct EdgeKernel {
     KernelVariant variant;
-    LoadedKernel kernel;
-    int resident_blocks;
+    LoadedKernel cubin;
+    cudaKernel_t bodies[sgemm_tune_kernels::kEdgeBodies];
+    int resident_blocks[sgemm_tune_kernels::kEdgeBodies];
   };
 
   LoadedKernel kernel_;

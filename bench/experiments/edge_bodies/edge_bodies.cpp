@@ -3,8 +3,10 @@
 // Compiles, with NVRTC and the tuner's options, for each tile on the command line:
 //   fast      sgemm_double_buffered as tuned (stream-K where the tile says so)
 //   fast_dp   sgemm_double_buffered with STREAMK = 0 (the edge kernel's data-parallel grid)
-//   edge4     sgemm_double_buffered_edges: four bodies, one chosen per block
-//   edge1     the same kernel with only the plain aligned body (kPlainEdges) compiled
+//   edge4     sgemm_double_buffered_edges: with templates before the edge kernel became a
+//             kernel per body, four bodies, one chosen per block; since, the plain body's
+//             kernel, which checks that it was launched for that body
+//   edge1     only the plain aligned body (kPlainEdges), with no such check
 // and times them in alternating rounds on each shape (the fast kernels only where the tile
 // divides it), the edge kernels unsplit and with the tail split, with cuBLAS on the same
 // operands, each result checked against cuBLAS.
