@@ -78,6 +78,10 @@ __device__ __forceinline__ void cp_async4_zfill(float *smem_dst, const float *gm
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(addr), "l"(gmem_src), "r"(inside ? 4 : 0));
 }
 
+// The bytes of a four-float copy that lie inside a row with `left` floats from the copy's
+// first to the row's end (any number; none at or below 0).
+__device__ __forceinline__ int copy_bytes_inside(int left) { return left >= 4 ? 16 : left > 0 ? left * 4 : 0; }
+
 // The four floats at (row, col .. col + 3) of a row-major matrix X (rows ld floats apart)
 // into shared memory at dst, zeros at or past `rows` and `cols`: one 16-byte copy when `vec`
 // (the rows are 16-byte aligned), else four 4-byte ones. X stands in as the valid address
@@ -87,8 +91,7 @@ __device__ __forceinline__ void cp_async4x_guarded(float *smem_dst, const float 
   const bool rowInside = row < rows;
   const float *p = X + static_cast<long long>(row) * ld + col;
   if (vec) {
-    const int left = cols - col;
-    const int bytes = !rowInside || left <= 0 ? 0 : left >= 4 ? 16 : left * 4;
+    const int bytes = rowInside ? copy_bytes_inside(cols - col) : 0;
     cp_async16_zfill(smem_dst, bytes > 0 ? p : X, bytes);
     return;
   }
@@ -590,7 +593,6 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // kernel runs a product whose leading dimensions are larger on a narrow body, guarded
   // everywhere with 64-bit offsets (edge_kernel_body).
   constexpr bool kWideEdges = kEdges && !kAny && !kBodyNarrow;
-  constexpr bool fastInterior = kWideEdges;
   // The tail split (kOperandTailSplit, tile_edges_tail_split): the blocks past the tiles of
   // whole waves each take a part of a split tile's K (tail_split_piece); the scale pass's
   // grid is the split tiles, the last of C's tiles.
@@ -655,15 +657,14 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     // block's K range is then slice sliceOf(tile) of it.
     const bool remainderFirst = kWideEdges && K % BK != 0 && kEnd == kTilesPerTile;
     auto sliceOf = [&](int tile) { return !remainderFirst ? tile : tile == 0 ? numTiles - 1 : tile - 1; };
-    auto unguarded = [&](int slice) { return fastInterior && detail::span_inside<BK>(kBegin + slice, K); };
+    auto unguarded = [&](int slice) { return kWideEdges && detail::span_inside<BK>(kBegin + slice, K); };
     // The last of the tile's rows of A inside M (BM - 1 inside it), and the floats of B's
     // (a transposed A's) four columns that a thread copies which lie inside N (M), as
     // bytes, with the column it copies them from.
-    const int aLastRow = kEdges && M - tileRow * BM < BM ? M - tileRow * BM - 1 : BM - 1;
-    const int bLeft = N - tileCol * BN - innerColB * 4;
-    const int bBytes = bLeft >= 4 ? 16 : bLeft > 0 ? bLeft * 4 : 0;
+    const int mLeft = M - tileRow * BM;  // from the tile's first row of C to M
+    const int aLastRow = kEdges && mLeft < BM ? mLeft - 1 : BM - 1;
+    const int bBytes = detail::copy_bytes_inside(N - tileCol * BN - innerColB * 4);
     const int bCol = bBytes > 0 ? innerColB * 4 : 0;
-    const int aColsLeft = M - tileRow * BM;
 #pragma unroll
     for (int i = 0; i < WMITER * TM * WNITER * TN; ++i) threadResults[i] = 0.0f;
 
@@ -709,8 +710,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
         for (int pass = 0; pass < A_PASSES; ++pass) {
           int k, m;
           transposedAPlace(pass, k, m);
-          const int left = aColsLeft - m;
-          const int bytes = left >= 4 ? 16 : left > 0 ? left * 4 : 0;
+          const int bytes = detail::copy_bytes_inside(mLeft - m);
           detail::cp_async16_zfill(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)],
                                    &src[static_cast<long long>(k) * lda + (bytes > 0 ? m : 0)], bytes);
         }
@@ -875,7 +875,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     const bool readC = beta != 0.0f;
     // A tile inside M x N, C plain and aligned, leading dimensions within the int offsets:
     // stored as the fast kernel stores it (a split of K adding its part with atomic_add4).
-    const bool guardC = kEdges && !(fastInterior && detail::span_inside<BM>(tileRow, M) &&
+    const bool guardC = kEdges && !(kWideEdges && detail::span_inside<BM>(tileRow, M) &&
                                     detail::span_inside<BN>(tileCol, N) && !transC && vecC);
     // The unguarded stores address C from the warp's corner with int offsets, as the fast
     // kernel does; leading_dimensions_fit_tile bounds them. A guarded tile's leading
