@@ -522,18 +522,27 @@ enum : int {
   kPlainEdgesNarrow = 4,  // sgemm_double_buffered_edges_narrow and _transposed_a_narrow:
   kTransposedAEdgesNarrow = 5,  // kPlainEdges and kTransposedAEdges with every access to A
                                 // and B 4 bytes wide (rows not 16-byte aligned)
+  kAnyTransposedA = 6,          // sgemm_double_buffered_any_transposed_a, _any_narrow and
+  kAnyNarrow = 7,               // _any_transposed_a_narrow: kAnyOperands for A transposed,
+  kAnyTransposedANarrow = 8,    // narrow, or both, as the edge bodies above
 };
 
-// The body of the three kernels. With kEdges (every body but kWholeTiles): any shape,
+// Whether body kBody is one of the kernel of any operands' four (B transposed).
+SGEMM_TUNE_HD constexpr bool is_any_body(int body) {
+  return body == kAnyOperands || body == kAnyTransposedA || body == kAnyNarrow || body == kAnyTransposedANarrow;
+}
+
+// The body of the kernels. With kEdges (every body but kWholeTiles): any shape,
 // remainders zero-filled, C guarded, never the fast kernel's stream-K, K split over the
-// grid's z or, in the edge kernel, the last wave's tiles split (the tail split). Only
-// kAnyOperands reads `operands` for A's and B's layout: the layout's branches then cost
+// grid's z or, in the edge kernel, the last wave's tiles split (the tail split). No body
+// reads `operands` for A's and B's layout: read at run time, the layout's branches cost
 // every layout registers (a whole tile's were tuned near 255) and speed (A's orientation
 // read inside the main loop made the plain A's edge kernel 16-26% slower:
 // bench/NOTES.md), so the edge kernel has four bodies, kPlainEdges, kTransposedAEdges
 // and their Narrow twins, each compiled for one orientation of A and one width of access,
-// each a kernel of its own, and reads only C's bits of `operands` besides (and the tail
-// split's and the scale pass's). Every kEdges
+// each a kernel of its own, and the kernel of any operands the same four for a transposed
+// B (is_any_body); they read only C's bits of `operands` besides (and the tail split's and
+// the scale pass's). Every kEdges
 // branch folds to a constant in the fast kernel (kEdges is compile-time), so the fast
 // kernel has none of the edge code; in the edge kernel some are run-time choices (guarded
 // or unguarded copies and stores, below).
@@ -545,7 +554,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   static_assert(check_tile(kTile) == TileRule::ok,
                 "invalid SGEMM tile configuration: see sgemm_tune_kernels::check_tile");
   constexpr bool kEdges = kBody != kWholeTiles;
-  constexpr bool kAny = kBody == kAnyOperands;
+  constexpr bool kAny = is_any_body(kBody);
   constexpr int NUM_THREADS = tile_threads(kTile);
   constexpr int A_SKEW = tile_a_group_skew(kTile);
   constexpr int A_STAGE = tile_a_stage_floats(kTile);
@@ -578,12 +587,14 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // the edge kernel writes a C it does not read 16 bytes wide, realigned, the kernel of any
   // operands 4 bytes), and the kernel of any operands reads A's and B's width from
   // kOperandNarrowAB.
-  constexpr bool kBodyTransA = kBody == kTransposedAEdges || kBody == kTransposedAEdgesNarrow;
-  constexpr bool kBodyNarrow = kBody == kPlainEdgesNarrow || kBody == kTransposedAEdgesNarrow;
-  const bool transA = kBodyTransA || (kAny && (operands & kOperandTransA));
-  const bool transB = kAny && (operands & kOperandTransB);
+  constexpr bool kBodyTransA = kBody == kTransposedAEdges || kBody == kTransposedAEdgesNarrow ||
+                                kBody == kAnyTransposedA || kBody == kAnyTransposedANarrow;
+  constexpr bool kBodyNarrow = kBody == kPlainEdgesNarrow || kBody == kTransposedAEdgesNarrow ||
+                               kBody == kAnyNarrow || kBody == kAnyTransposedANarrow;
+  constexpr bool transA = kBodyTransA;
+  constexpr bool transB = kAny;
   const bool transC = kEdges && (operands & kOperandTransC);
-  const bool vec = kAny ? !(operands & kOperandNarrowAB) : !kBodyNarrow;
+  constexpr bool vec = !kBodyNarrow;
   const bool vecC = !kEdges || !(operands & kOperandScalar);
   // The wide edge bodies (kWideEdges) copy every stage but the one holding K's remainder as
   // the fast kernel does, addresses from the tile's base (see `unguarded` below), and store
@@ -1090,20 +1101,24 @@ sgemm_double_buffered(int M, int N, int K, float alpha, const float *__restrict_
 
 namespace detail {
 
-// The body of kernel sgemm_double_buffered_edges* that the host picks for `operands` and
-// these leading dimensions (edge_kernel_body): a launch meant for another body traps rather
-// than read its operands wrongly.
+// The body of kernel sgemm_double_buffered_edges* or _any* that the host picks for
+// `operands` and these leading dimensions (edge_kernel_body; B transposed or not, as the
+// kernel is one of any operands or not): a launch meant for another body traps rather than
+// read its operands wrongly.
 template <int kBody, int kEdgeBody, SGEMM_TUNE_TILE_PARAMS>
 __device__ __forceinline__ void edge_body(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
                                           const float *__restrict__ B, int ldb, float beta, float *__restrict__ C,
                                           int ldc, int operands) {
-  if (edge_kernel_body(SgemmTile{SGEMM_TUNE_TILE_ARGS}, operands, lda, ldb, ldc) != kEdgeBody) __trap();
+  if (edge_kernel_body(SgemmTile{SGEMM_TUNE_TILE_ARGS}, operands, lda, ldb, ldc) != kEdgeBody ||
+      is_any_body(kBody) != ((operands & kOperandTransB) != 0))
+    __trap();
   sgemm_tiles<kBody, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, operands);
 }
 
 }  // namespace detail
 
-// The edge kernel, one kernel per body (kEdgeBody* in sgemm_tile_rules.h, which says why).
+// The edge kernel and the kernel of any operands, one kernel per body (kEdgeBody* in
+// sgemm_tile_rules.h, which says why).
 #define SGEMM_TUNE_EDGE_KERNEL(name, body, edge_body_id)                                                           \
   template <SGEMM_TUNE_TILE_PARAMS>                                                                               \
   __global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))                               \
@@ -1117,16 +1132,12 @@ SGEMM_TUNE_EDGE_KERNEL(sgemm_double_buffered_edges_transposed_a, kTransposedAEdg
 SGEMM_TUNE_EDGE_KERNEL(sgemm_double_buffered_edges_narrow, kPlainEdgesNarrow, kEdgeBodyNarrow)
 SGEMM_TUNE_EDGE_KERNEL(sgemm_double_buffered_edges_transposed_a_narrow, kTransposedAEdgesNarrow,
                        kEdgeBodyTransposedANarrow)
+SGEMM_TUNE_EDGE_KERNEL(sgemm_double_buffered_any, kAnyOperands, kEdgeBodyPlain)
+SGEMM_TUNE_EDGE_KERNEL(sgemm_double_buffered_any_transposed_a, kAnyTransposedA, kEdgeBodyTransposedA)
+SGEMM_TUNE_EDGE_KERNEL(sgemm_double_buffered_any_narrow, kAnyNarrow, kEdgeBodyNarrow)
+SGEMM_TUNE_EDGE_KERNEL(sgemm_double_buffered_any_transposed_a_narrow, kAnyTransposedANarrow,
+                       kEdgeBodyTransposedANarrow)
 #undef SGEMM_TUNE_EDGE_KERNEL
-
-template <SGEMM_TUNE_TILE_PARAMS>
-__global__ void __launch_bounds__(tile_threads(SgemmTile{SGEMM_TUNE_TILE_ARGS}))
-sgemm_double_buffered_any(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
-                          const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc,
-                          int operands) {
-  detail::sgemm_tiles<detail::kAnyOperands, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
-                                                                  operands);
-}
 
 }  // namespace sgemm_tune_kernels
 

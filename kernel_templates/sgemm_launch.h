@@ -1,6 +1,6 @@
 // How the host launches the kernels of one tile configuration (sgemm_double_buffered, and
-// the edge kernels sgemm_double_buffered_edges (four, one per body) and
-// sgemm_double_buffered_any for other shapes and operands):
+// the edge kernels sgemm_double_buffered_edges and sgemm_double_buffered_any, four kernels
+// each, one per body, for other shapes and operands):
 // its shared-memory limit, the persistent-block count of a stream-K tile, and the passes of
 // tile_launch_plan with their grids, block and dynamic shared memory. One definition, used
 // by the tuner for the launches it times and by the headers `sgemm-tune emit` generates for
@@ -100,23 +100,34 @@ inline cudaError_t launch_tile(const void *kernel, const SgemmTile &t, int persi
 }
 
 // The mangled name of the kernel of edge body `body` (kEdgeBody*), derived from `plain`,
-// that of sgemm_double_buffered_edges of the same tile, which is what a cubin's record
-// names: the four kernels differ only in their names, which Itanium mangling writes as a
-// length and the letters. Written to `out` (`size` bytes, terminated); false, with `out`
-// empty, when `plain` does not name that kernel or the result does not fit.
+// that of the plain body's kernel of the same tile (sgemm_double_buffered_edges or
+// sgemm_double_buffered_any), which is what a cubin's record names: the four kernels
+// differ only in their names, which Itanium mangling writes as a length and the letters.
+// Written to `out` (`size` bytes, terminated); false, with `out` empty, when `plain` names
+// neither kernel or the result does not fit.
 inline bool edge_body_symbol(const char *plain, int body, char *out, int size) {
-  const char kName[] = "27sgemm_double_buffered_edgesI";
-  const int name_length = static_cast<int>(sizeof(kName)) - 1;
+  // Each name with its length before it and the template arguments' "I" after it.
+  const char *const kNames[] = {"27sgemm_double_buffered_edgesI", "25sgemm_double_buffered_anyI"};
   const char *suffix = edge_body_kernel_suffix(body);
   int suffix_length = 0;
   while (suffix[suffix_length] != '\0') ++suffix_length;
   if (size > 0) out[0] = '\0';
   // Where the name starts in `plain`: after the namespace's part, before the template arguments.
-  int at = -1;
-  for (int i = 0; plain[i] != '\0' && at < 0; ++i) {
-    int j = 0;
-    while (j < name_length && plain[i + j] == kName[j]) ++j;
-    if (j == name_length) at = i;
+  int at = -1, name_length = 0;
+  const char *name = nullptr;
+  for (const char *candidate : kNames) {
+    int length = 0;
+    while (candidate[length] != '\0') ++length;
+    for (int i = 0; plain[i] != '\0' && at < 0; ++i) {
+      int j = 0;
+      while (j < length && plain[i + j] == candidate[j]) ++j;
+      if (j == length) at = i;
+    }
+    if (at >= 0) {
+      name = candidate;
+      name_length = length;
+      break;
+    }
   }
   if (at < 0) return false;
   int n = 0;
@@ -125,10 +136,11 @@ inline bool edge_body_symbol(const char *plain, int body, char *out, int size) {
     ++n;
   };
   for (int i = 0; i < at; ++i) put(plain[i]);
-  const int length = 27 + suffix_length;  // two digits: the longest suffix is 20 letters
+  // The new length: the old one's two digits plus the suffix (at most 47, two digits).
+  const int length = (name[0] - '0') * 10 + (name[1] - '0') + suffix_length;
   put(static_cast<char>('0' + length / 10));
   put(static_cast<char>('0' + length % 10));
-  for (int i = 2; i < name_length - 1; ++i) put(kName[i]);
+  for (int i = 2; i < name_length - 1; ++i) put(name[i]);
   for (int i = 0; i < suffix_length; ++i) put(suffix[i]);
   for (int i = at + name_length - 1; plain[i] != '\0'; ++i) put(plain[i]);
   if (n >= size) {
@@ -139,11 +151,12 @@ inline bool edge_body_symbol(const char *plain, int body, char *out, int size) {
   return true;
 }
 
-// C = alpha op(A) op(B) + beta C by an edge kernel of tile t (the body of
-// sgemm_double_buffered_edges that edge_kernel_body names for these operands and leading
-// dimensions, or sgemm_double_buffered_any), as tile_edges_launch_plan says: any shape
+// C = alpha op(A) op(B) + beta C by an edge kernel of tile t (the body's kernel that
+// edge_kernel_body names for these operands and leading dimensions, of
+// sgemm_double_buffered_edges for a plain B, of sgemm_double_buffered_any for a transposed
+// one), as tile_edges_launch_plan says: any shape
 // shape_fits_tile_edges accepts (K = 0 too), operands as `operands` says (kOperand* in
-// sgemm_tile_rules.h: the edge kernel all but kOperandTransB, the kernel of any operands all), K split
+// sgemm_tile_rules.h: the edge kernel all but kOperandTransB, the kernel of any operands all, kOperandTransB always), K split
 // `splits` ways (1: not split). A split launch, and a K = 0 one, starts with the scale pass,
 // which uses no shared memory. splits = kEdgeTailSplit runs the tail split instead
 // (tile_edges_tail_split), whatever the tile's STREAMK, and kEdgeFillSplit the split

@@ -292,15 +292,17 @@ enum : int { kOperandPartsShift = 8 };
 // `operands` mean. A header from `sgemm-tune emit` ships machine code compiled from this
 // template and records this number with it; the run-time (sgemm_tuned_runtime.cuh) launches
 // that code only as its number allows, and a header whose number differs from the run-time
-// it is built with refuses to compile. 3: the edge kernel is four kernels, one per body
-// (kEdgeBody*); 2: one edge kernel with the tail split (kOperandTailSplit); 1, or none
-// recorded (headers emitted before the number was), one edge kernel without it.
+// it is built with refuses to compile. 3: the edge kernel and the kernel of any operands
+// are four kernels each, one per body (kEdgeBody*), and the latter takes only a transposed
+// B; 2: one kernel each, and the edge kernel's tail split (kOperandTailSplit); 1, or none
+// recorded (headers emitted before the number was), one kernel each without it.
 enum : int { kMachineCodeInterface = 3 };
 
-// The edge kernel's bodies, each a kernel of its own (sgemm_double_buffered_edges and the
-// three named by edge_body_kernel_suffix): A as it lies or transposed, read 16 bytes wide
-// or 4. One kernel holding all four, chosen per block, stalled on instruction fetch four
-// times as often as the plain body alone and ran 1000^3 13% slower (bench/NOTES.md).
+// The bodies of the edge kernel and of the kernel of any operands, each a kernel of its own
+// (sgemm_double_buffered_edges or sgemm_double_buffered_any, and the three named by
+// appending edge_body_kernel_suffix): A as it lies or transposed, read 16 bytes wide or 4.
+// One kernel holding all four, chosen per block, stalled on instruction fetch four times
+// as often as the plain body alone and ran 1000^3 13% slower (bench/NOTES.md).
 enum : int {
   kEdgeBodyPlain = 0,
   kEdgeBodyTransposedA = 1,
@@ -309,16 +311,18 @@ enum : int {
   kEdgeBodies = 4,
 };
 
-// The body that runs an edge launch with `operands` (kOperand*; its B must be plain) and
-// these leading dimensions: the narrow ones where a row of A or B is not 16-byte aligned, or
-// where a leading dimension is past the wide bodies' int offsets.
+// The body that runs an edge launch with `operands` (kOperand*) and these leading
+// dimensions: the narrow ones where a row of A or B is not 16-byte aligned, or where a
+// leading dimension is past the wide bodies' int offsets. Of the edge kernel for a plain
+// B, of the kernel of any operands for a transposed one.
 SGEMM_TUNE_HD constexpr int edge_kernel_body(const SgemmTile &t, int operands, long long lda, long long ldb,
                                              long long ldc) {
   const bool narrow = (operands & kOperandNarrowAB) || !leading_dimensions_fit_tile(t, lda, ldb, ldc);
   return ((operands & kOperandTransA) ? kEdgeBodyTransposedA : kEdgeBodyPlain) + (narrow ? kEdgeBodyNarrow : 0);
 }
 
-// What the kernel of edge body `body` appends to the name sgemm_double_buffered_edges.
+// What the kernel of edge body `body` appends to the name sgemm_double_buffered_edges (or
+// sgemm_double_buffered_any).
 SGEMM_TUNE_HD constexpr const char *edge_body_kernel_suffix(int body) {
   return body == kEdgeBodyTransposedA         ? "_transposed_a"
          : body == kEdgeBodyNarrow            ? "_narrow"

@@ -109,7 +109,8 @@ struct LoadedCode {
   std::once_flag once;
   cudaError_t status = cudaSuccess;
   cudaLibrary_t library = nullptr;
-  // The kernel, or an edge kernel's four, one per body (kEdgeBody*).
+  // The kernel, or an edge kernel's (or the kernel of any operands') four, one per body
+  // (kEdgeBody*).
   cudaKernel_t kernels[sgemm_tune_kernels::kEdgeBodies] = {};
   std::mutex attribute_mutex;
   std::uint64_t devices_configured = 0;  // bit d: shared-memory limit raised on device d
@@ -135,8 +136,9 @@ inline bool tail_split_allowed(const GpuTable &table) {
   return table.machine_code_interface == sgemm_tune_kernels::kMachineCodeInterface;
 }
 
-// Whether the edge kernels' machine code in `table` is a kernel per body (kEdgeBody*), named
-// as edge_body_symbol derives; before interface 3, one kernel ran every body.
+// Whether the machine code of the edge kernels in `table` (and of the kernels of any
+// operands) is a kernel per body (kEdgeBody*), named as edge_body_symbol derives; before
+// interface 3, one kernel ran every body.
 inline bool edge_kernel_per_body(const GpuTable &table) { return table.machine_code_interface >= 3; }
 
 // tile_resident_blocks of `kernel` on the current device, asked of the runtime once per
@@ -150,7 +152,7 @@ inline cudaError_t resident_blocks(const void *kernel, const SgemmTile &t, int *
     const void *kernel;
     int device, blocks;
   };
-  constexpr int kSlots = 1024;  // kernels x devices: each tuned entry's edge kernels are four
+  constexpr int kSlots = 1024;  // kernels x devices: a tuned entry has nine
   static Known known[kSlots];
   static int count = 0;
   static std::mutex mutex;
@@ -207,16 +209,16 @@ inline cudaError_t launch_edges_kernel(const void *kernel, const SgemmTile &t, c
                                                g.beta, g.C, g.ldc, e.operands, stream, slots);
 }
 
-// Of an edge kernel's four kernels, one per body (kEdgeBody*), the one that runs `product`
-// (edge_kernel_body of the operands edge_product reads it with). The kernel of any operands
-// is one kernel in every slot.
+// Of an edge kernel's (or the kernel of any operands') four kernels, one per body
+// (kEdgeBody*), the one that runs `product` (edge_kernel_body of the operands edge_product
+// reads it with). Machine code of an older interface is one kernel in every slot.
 inline const void *edge_body_kernel(const void *const *bodies, const SgemmTile &t, const RowMajorGemm &product) {
   const sgemm_tune_kernels::EdgeProduct e = sgemm_tune_kernels::edge_product(product);
   return bodies[sgemm_tune_kernels::edge_kernel_body(t, e.operands, e.g.lda, e.g.ldb, e.g.ldc)];
 }
 
-// An edge kernel of tile t compiled into the program (its four bodies' kernels, or the
-// kernel of any operands four times), its shared-memory limit raised first.
+// An edge kernel of tile t compiled into the program (its four bodies' kernels), its
+// shared-memory limit raised first.
 inline cudaError_t launch_compiled_edges(const void *const *bodies, const SgemmTile &t, const RowMajorGemm &g,
                                          int splits, cudaStream_t stream) {
   const void *kernel = edge_body_kernel(bodies, t, g);
@@ -225,7 +227,7 @@ inline cudaError_t launch_compiled_edges(const void *const *bodies, const SgemmT
   return launch_edges_kernel(kernel, t, g, splits, stream);
 }
 
-// The edge kernel (plain B) and the kernel of any operands, from source.
+// The edge kernel (plain B) and the kernel of any operands (B transposed), from source.
 template <SGEMM_TUNE_TILE_PARAMS>
 cudaError_t launch_edges(const RowMajorGemm &g, int splits, cudaStream_t stream) {
   namespace k = sgemm_tune_kernels;
@@ -243,8 +245,12 @@ cudaError_t launch_edges(const RowMajorGemm &g, int splits, cudaStream_t stream)
 template <SGEMM_TUNE_TILE_PARAMS>
 cudaError_t launch_any(const RowMajorGemm &g, int splits, cudaStream_t stream) {
   if (splits == sgemm_tune_kernels::kEdgeTailSplit) return cudaErrorInvalidValue;  // it has no tail split
-  const void *kernel = reinterpret_cast<const void *>(&sgemm_tune_kernels::sgemm_double_buffered_any<SGEMM_TUNE_TILE_ARGS>);
-  const void *const bodies[sgemm_tune_kernels::kEdgeBodies] = {kernel, kernel, kernel, kernel};
+  namespace k = sgemm_tune_kernels;
+  const void *const bodies[k::kEdgeBodies] = {
+      reinterpret_cast<const void *>(&k::sgemm_double_buffered_any<SGEMM_TUNE_TILE_ARGS>),
+      reinterpret_cast<const void *>(&k::sgemm_double_buffered_any_transposed_a<SGEMM_TUNE_TILE_ARGS>),
+      reinterpret_cast<const void *>(&k::sgemm_double_buffered_any_narrow<SGEMM_TUNE_TILE_ARGS>),
+      reinterpret_cast<const void *>(&k::sgemm_double_buffered_any_transposed_a_narrow<SGEMM_TUNE_TILE_ARGS>)};
   return launch_compiled_edges(bodies, SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, stream);
 }
 
@@ -425,9 +431,9 @@ inline cudaError_t set_loaded_smem_limits(LoadedCode &code, const SgemmTile &t, 
 
 // The kernels of `cubin` (tile t), loaded once into `code`, with their shared-memory limit
 // raised on `device`: `symbol` alone, or with `edge_bodies` the four kernels of an edge
-// kernel, one per body (kEdgeBody*), `symbol` being the plain body's (edge_body_symbol
-// derives the others). `kernels` receives kEdgeBodies handles: the one kernel in every slot,
-// or the four in kEdgeBody* order.
+// kernel or of a kernel of any operands, one per body (kEdgeBody*), `symbol` being the
+// plain body's (edge_body_symbol derives the others). `kernels` receives kEdgeBodies
+// handles: the one kernel in every slot, or the four in kEdgeBody* order.
 inline cudaError_t loaded_kernels(const unsigned char *cubin, const char *symbol, bool edge_bodies, const SgemmTile &t,
                                   LoadedCode &code, int device, const void **kernels) {
   std::call_once(code.once, [&] {
@@ -464,17 +470,17 @@ inline cudaError_t launch_cubin(const TunedKernel &k, LoadedCode &code, int devi
   return launch_planned(kernels[0], k.shape.tile, g, stream);
 }
 
-// An entry's edge kernel (the body's kernel that runs `g`), or its kernel of any operands
-// where the product needs it (B transposed), as machine code. `code` must be the slot of
-// that kernel (edges_code or any_code): it keeps whichever kernel it was first loaded with.
-// `edge_bodies`: the edge kernel's machine code is a kernel per body (edge_kernel_per_body).
+// An entry's edge kernel, or its kernel of any operands where the product needs it (B
+// transposed), as machine code: the kernel of the body that runs `g`. `code` must be the
+// slot of that kernel (edges_code or any_code): it keeps whichever kernel it was first
+// loaded with. `edge_bodies`: the machine code is a kernel per body (edge_kernel_per_body).
 inline cudaError_t launch_edges_cubin(const TunedKernel &k, LoadedCode &code, bool edge_bodies, int device,
                                       const RowMajorGemm &g, int splits, cudaStream_t stream) {
   const bool any = needs_any_kernel(g);
   if (any && splits == sgemm_tune_kernels::kEdgeTailSplit) return cudaErrorInvalidValue;  // it has none
   const void *kernels[sgemm_tune_kernels::kEdgeBodies] = {};
   const cudaError_t e = loaded_kernels(any ? k.any_cubin : k.edges_cubin, any ? k.any_symbol : k.edges_symbol,
-                                       !any && edge_bodies, k.shape.tile, code, device, kernels);
+                                       edge_bodies, k.shape.tile, code, device, kernels);
   if (e != cudaSuccess) return e;
   return launch_edges_kernel(edge_body_kernel(kernels, k.shape.tile, g), k.shape.tile, g, splits, stream);
 }

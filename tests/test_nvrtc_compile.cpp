@@ -78,22 +78,28 @@ TEST(NvrtcCompile, EdgeVariantCompilesWithoutSpills) {
   }
 }
 
-TEST(NvrtcCompile, EdgeKernelCubinHoldsAKernelPerBodyNamedAsTheRunTimeDerivesThem) {
+TEST(NvrtcCompile, EdgeKernelsCubinsHoldAKernelPerBodyNamedAsTheRunTimeDerivesThem) {
   // A header records the plain body's name alone; the run-time derives the other three with
   // edge_body_symbol. Each derived name must be in the cubin, spelt as NVRTC lowers it.
-  const CompiledKernel k = compile_kernel(KernelSource::embedded(), CompileOptions{}, kSeed, KernelVariant::edges);
-  std::set<std::string> names;
-  for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body) {
-    char name[512];
-    ASSERT_TRUE(sgemm_tune_kernels::edge_body_symbol(k.lowered_name.c_str(), body, name, sizeof name)) << body;
-    names.insert(name);
-    EXPECT_NE(k.cubin.find(std::string(name) + '\0'), std::string::npos) << name;
-    EXPECT_NE(k.log.find(name), std::string::npos) << "no ptxas report for " << name;
+  for (const KernelVariant variant : {KernelVariant::edges, KernelVariant::any}) {
+    const CompiledKernel k = compile_kernel(KernelSource::embedded(), CompileOptions{}, kSeed, variant);
+    std::set<std::string> names;
+    for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body) {
+      char name[512];
+      ASSERT_TRUE(sgemm_tune_kernels::edge_body_symbol(k.lowered_name.c_str(), body, name, sizeof name)) << body;
+      names.insert(name);
+      EXPECT_NE(k.cubin.find(std::string(name) + '\0'), std::string::npos) << name;
+      EXPECT_NE(k.log.find(name), std::string::npos) << "no ptxas report for " << name;
+    }
+    EXPECT_EQ(names.size(), 4u);
+    EXPECT_TRUE(names.count(k.lowered_name));
   }
-  EXPECT_EQ(names.size(), 4u);
-  EXPECT_TRUE(names.count(k.lowered_name));
-  const std::string transposed_narrow = "sgemm_double_buffered_edges_transposed_a_narrowI";
-  EXPECT_NE(k.cubin.find("47" + transposed_narrow), std::string::npos);
+  const CompiledKernel edges = compile_kernel(KernelSource::embedded(), CompileOptions{}, kSeed, KernelVariant::edges);
+  EXPECT_NE(edges.cubin.find("47sgemm_double_buffered_edges_transposed_a_narrowI"), std::string::npos);
+  const CompiledKernel any = compile_kernel(KernelSource::embedded(), CompileOptions{}, kSeed, KernelVariant::any);
+  EXPECT_NE(any.cubin.find("45sgemm_double_buffered_any_transposed_a_narrowI"), std::string::npos);
+  // Each program holds its own variant's kernels alone.
+  EXPECT_EQ(any.cubin.find("sgemm_double_buffered_edges"), std::string::npos);
 }
 
 TEST(NvrtcCompile, EdgeBodySymbolRefusesWhatItCannotDerive) {
@@ -109,6 +115,9 @@ TEST(NvrtcCompile, EdgeBodySymbolRefusesWhatItCannotDerive) {
   EXPECT_STREQ(small, "");
   ASSERT_TRUE(sgemm_tune_kernels::edge_body_symbol(plain, 2, name, sizeof name));
   EXPECT_STREQ(name, "_ZN18sgemm_tune_kernels34sgemm_double_buffered_edges_narrowILi128EEEviii");
+  ASSERT_TRUE(sgemm_tune_kernels::edge_body_symbol("_ZN18sgemm_tune_kernels25sgemm_double_buffered_anyILi1EEEv", 1,
+                                                   name, sizeof name));
+  EXPECT_STREQ(name, "_ZN18sgemm_tune_kernels38sgemm_double_buffered_any_transposed_aILi1EEEv");
 }
 
 TEST(NvrtcCompile, KernelOfAnyOperandsCompiles) {

@@ -65,15 +65,18 @@ std::string kernel_name_expression(const SgemmTile &tile) {
   return "sgemm_tune_kernels::sgemm_double_buffered<" + tile_arguments(tile) + ">";
 }
 
-std::string edges_name_expression(const SgemmTile &tile) { return edge_body_name_expression(tile, 0); }
+std::string edges_name_expression(const SgemmTile &tile) {
+  return edge_body_name_expression(tile, KernelVariant::edges, sgemm_tune_kernels::kEdgeBodyPlain);
+}
 
-std::string edge_body_name_expression(const SgemmTile &tile, int body) {
-  return std::string("sgemm_tune_kernels::sgemm_double_buffered_edges") +
+std::string edge_body_name_expression(const SgemmTile &tile, KernelVariant variant, int body) {
+  return std::string(variant == KernelVariant::any ? "sgemm_tune_kernels::sgemm_double_buffered_any"
+                                                   : "sgemm_tune_kernels::sgemm_double_buffered_edges") +
          sgemm_tune_kernels::edge_body_kernel_suffix(body) + "<" + tile_arguments(tile) + ">";
 }
 
 std::string any_name_expression(const SgemmTile &tile) {
-  return "sgemm_tune_kernels::sgemm_double_buffered_any<" + tile_arguments(tile) + ">";
+  return edge_body_name_expression(tile, KernelVariant::any, sgemm_tune_kernels::kEdgeBodyPlain);
 }
 
 std::string name_expression(const SgemmTile &tile, KernelVariant variant) {

@@ -26,8 +26,8 @@ struct KernelSource {
 
 // The three kernels of a tile: `exact` (sgemm_double_buffered, shapes the tile divides,
 // the one that is timed), `edges` (sgemm_double_buffered_edges, any shape: four kernels,
-// one per body, compiled into one cubin) and `any`
-// (sgemm_double_buffered_any, any shape and operands: transposed, unaligned rows).
+// one per body, compiled into one cubin) and `any` (sgemm_double_buffered_any, any shape
+// and operands: transposed, unaligned rows; four kernels too).
 enum class KernelVariant { exact, edges, any };
 
 // The C++ name of the kernel instantiated for a tile, for nvrtcAddNameExpression.
@@ -35,9 +35,10 @@ std::string kernel_name_expression(const SgemmTile &tile);
 // The same for the tile's edge kernel (any shape): that of its plain body's kernel
 // (sgemm_double_buffered_edges), which names the edge kernel wherever one name does.
 std::string edges_name_expression(const SgemmTile &tile);
-// The same for the kernel of edge body `body` (kEdgeBody*, sgemm_tile_rules.h).
-std::string edge_body_name_expression(const SgemmTile &tile, int body);
-// The same for the tile's kernel of any shape and operands.
+// The same for the kernel of edge body `body` (kEdgeBody*, sgemm_tile_rules.h) of the edge
+// kernel or the kernel of any operands (`variant`, not exact).
+std::string edge_body_name_expression(const SgemmTile &tile, KernelVariant variant, int body);
+// The same for the tile's kernel of any shape and operands (its plain A's body).
 std::string any_name_expression(const SgemmTile &tile);
 // The name expression of `variant`.
 std::string name_expression(const SgemmTile &tile, KernelVariant variant);

@@ -101,12 +101,12 @@ CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &
   CompiledKernel out;
   out.tile = tile;
   out.name_expression = name_expression(tile, variant);
-  // The edge kernel is a kernel per body, all in its cubin (the run-time picks one per
-  // launch); name_expression names the plain body's.
+  // The edge kernel and the kernel of any operands are a kernel per body, all in one cubin
+  // (the run-time picks one per launch); name_expression names the plain body's.
   std::vector<std::string> names{out.name_expression};
-  if (variant == KernelVariant::edges)
+  if (variant != KernelVariant::exact)
     for (int body = 1; body < sgemm_tune_kernels::kEdgeBodies; ++body)
-      names.push_back(edge_body_name_expression(tile, body));
+      names.push_back(edge_body_name_expression(tile, variant, body));
   NvrtcProgram prog(source);
   out.log = prog.compile(options, names);
 
@@ -123,7 +123,8 @@ CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &
   out.cubin.resize(cubin_size);
   prog.check(nvrtcGetCUBIN(prog.get(), out.cubin.data()), "nvrtcGetCUBIN");
 
-  // An edge kernel's usage is the most of its bodies': pruning and the residency model see
+  // An edge kernel's (or kernel of any operands') usage is the most of its bodies': pruning
+  // and the residency model see
   // the body that needs most, whichever a shape runs.
   for (const std::string &name : names) {
     prog.check(nvrtcGetLoweredName(prog.get(), name.c_str(), &lowered), "nvrtcGetLoweredName");
@@ -154,8 +155,10 @@ void compile_companions(const KernelSource &source, const CompileOptions &option
 
 void compile_every_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile) {
   NvrtcProgram prog(source);
-  std::vector<std::string> names{kernel_name_expression(tile), any_name_expression(tile)};
-  for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body) names.push_back(edge_body_name_expression(tile, body));
+  std::vector<std::string> names{kernel_name_expression(tile)};
+  for (const KernelVariant variant : {KernelVariant::edges, KernelVariant::any})
+    for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body)
+      names.push_back(edge_body_name_expression(tile, variant, body));
   prog.compile(options, names);
 }
 

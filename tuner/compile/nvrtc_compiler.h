@@ -44,7 +44,7 @@ struct CompiledKernel {
   std::string name_expression;
   std::string lowered_name;  // the symbol to look up in the loaded cubin
   std::string cubin;         // bytes of the ELF image
-  ResourceUsage usage;  // an edge kernel's: the most of its bodies'
+  ResourceUsage usage;  // an edge kernel's or kernel of any operands': the most of its bodies'
   std::string log;
   double seconds = 0;
   std::vector<CompanionKernel> companions;  // compile_companions; empty when not asked for
@@ -74,8 +74,9 @@ void compile_companions(const KernelSource &source, const CompileOptions &option
                         const std::vector<KernelVariant> &variants);
 
 // Compiles every kernel the template instantiates for a tile, the fast one, its edge
-// kernel's four and its kernel of any operands, in one program, and keeps no machine code:
-// the check that the tile rules admit nothing the compiler refuses. Throws CompileError.
+// kernel's four and its kernel of any operands' four, in one program, and keeps no machine
+// code: the check that the tile rules admit nothing the compiler refuses. Throws
+// CompileError.
 void compile_every_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile);
 
 // "13.0"

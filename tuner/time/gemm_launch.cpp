@@ -22,12 +22,13 @@ CandidateKernel::CandidateKernel(const CompiledKernel &compiled)
     for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body) {
       // The other bodies' names derived as the generated header's run-time derives them.
       char symbol[512];
-      if (body == 0 || c.variant != KernelVariant::edges) {
+      if (body == 0) {
         edge.bodies[body] = edge.cubin.kernel();
       } else if (sgemm_tune_kernels::edge_body_symbol(c.lowered_name.c_str(), body, symbol, sizeof symbol)) {
         edge.bodies[body] = edge.cubin.other(symbol);
       } else {
-        throw std::logic_error("not the name of an edge kernel's plain body: " + c.lowered_name);
+        throw std::logic_error("not the name of an edge kernel's or kernel of any operands' plain body: " +
+                               c.lowered_name);
       }
       SGEMM_CUDA_CHECK(sgemm_tune_kernels::set_tile_smem_limit(edge.bodies[body], tile_, device));
       SGEMM_CUDA_CHECK(sgemm_tune_kernels::tile_resident_blocks(reinterpret_cast<const void *>(edge.bodies[body]),

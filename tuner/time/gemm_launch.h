@@ -37,9 +37,9 @@ class CandidateKernel {
   int runtime_blocks_per_sm() const;
 
  private:
-  // An edge kernel, loaded with its shared-memory limit raised: its kernel per body
-  // (kEdgeBody*; the kernel of any operands in every slot), and the blocks the GPU holds of
-  // each (the slots its tail split fills).
+  // An edge kernel or kernel of any operands, loaded with its shared-memory limit raised:
+  // its kernel per body (kEdgeBody*), and the blocks the GPU holds of each (the slots its
+  // tail split fills).
   struct EdgeKernel {
     KernelVariant variant;
     LoadedKernel cubin;
