@@ -10,6 +10,10 @@
 // and times them in alternating rounds on each shape (the fast kernels only where the tile
 // divides it), the edge kernels unsplit and with the tail split, with cuBLAS on the same
 // operands, each result checked against cuBLAS.
+// With EB_ANY=1 (at compile and at run) the edge4 form is sgemm_double_buffered_any instead,
+// timed as `any` on B stored transposed (N x K, kOperandTransB), unsplit and split as fills
+// the GPU (`any_fill`, kEdgeFillSplit: it has no tail split), cuBLAS on the same operands;
+// edge1 is compiled but not timed.
 //
 //   edge_bodies compile TEMPLATE_DIR CUBIN_DIR "BM,BN,BK,WM,WN,WNITER,TM,TN,STAGES,PREFETCH,STREAMK" ...
 //   edge_bodies run CUBIN_DIR TILE ...
@@ -178,8 +182,9 @@ int main(int argc, char **argv) {
     }
     tiles.push_back(sk::SgemmTile{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]});
   }
-  const char *kForms[] = {"sgemm_double_buffered", "sgemm_double_buffered", "sgemm_double_buffered_edges",
-                          "edges_plain_only"};
+  const bool any_mode = std::getenv("EB_ANY") != nullptr && std::string(std::getenv("EB_ANY")) == "1";
+  const char *kForms[] = {"sgemm_double_buffered", "sgemm_double_buffered",
+                          any_mode ? "sgemm_double_buffered_any" : "sgemm_double_buffered_edges", "edges_plain_only"};
   const char *kLabels[] = {"fast", "fast_dp", "edge4", "edge1"};
   auto file = [&](size_t i, int f) { return cubin_dir + "/tile" + std::to_string(i) + "_" + kLabels[f]; };
   std::vector<Compiled> compiled;
@@ -258,9 +263,10 @@ int main(int argc, char **argv) {
   cublasHandle_t blas;
   if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) return 1;
   const size_t maxA = 4096ull * 4100, maxB = 4100ull * 4096, maxC = 4096ull * 4096;
-  float *A, *B, *C, *R;
+  float *A, *B, *Bt, *C, *R;
   CHECK_CUDA(cudaMalloc(&A, maxA * 4));
   CHECK_CUDA(cudaMalloc(&B, maxB * 4));
+  CHECK_CUDA(cudaMalloc(&Bt, maxB * 4));
   CHECK_CUDA(cudaMalloc(&C, maxC * 4));
   CHECK_CUDA(cudaMalloc(&R, maxC * 4));
   {
@@ -277,15 +283,23 @@ int main(int argc, char **argv) {
   const float alpha = 1.0f, beta = 0.0f;
   std::vector<float> hc, hr;
 
-  std::printf("\n%-44s %-18s %-10s %9s %8s %8s %9s\n", "tile", "shape", "form", "ms", "/edge4", "cuBLAS%", "err");
+  const char *ref = any_mode ? "any" : "edge4";
+  std::printf("\n%-44s %-18s %-10s %9s %8s %8s %9s\n", "tile", "shape", "form", "ms", any_mode ? "/any" : "/edge4",
+              "cuBLAS%", "err");
   for (const auto &sh : shapes) {
     const int M = sh.M, N = sh.N, K = sh.K;
     auto cublas = [&]() {
-      return cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, B, N, A, K, &beta, R, N) ==
-                     CUBLAS_STATUS_SUCCESS
-                 ? cudaSuccess
-                 : cudaErrorUnknown;
+      // Row-major C = A B is column-major C^T = B^T A^T; with EB_ANY, B^T is Bt as it lies.
+      const cublasStatus_t st =
+          any_mode ? cublasSgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &alpha, Bt, K, A, K, &beta, R, N)
+                   : cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, B, N, A, K, &beta, R, N);
+      return st == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
     };
+    if (any_mode) {  // Bt (N x K, row-major) = B^T: column-major K x N from B's N x K
+      const float one = 1.0f, zero = 0.0f;
+      if (cublasSgeam(blas, CUBLAS_OP_T, CUBLAS_OP_N, K, N, &one, B, N, &zero, Bt, K, Bt, K) != CUBLAS_STATUS_SUCCESS)
+        return 1;
+    }
     CHECK_CUDA(cublas());
     CHECK_CUDA(cudaDeviceSynchronize());
     hr.resize(static_cast<size_t>(M) * N);
@@ -300,15 +314,25 @@ int main(int argc, char **argv) {
         entries.push_back({"fast_dp", &ks[1], -100, {}, 0});
       }
       if (!sk::shape_fits_tile_edges(tiles[i], M, N, K)) continue;
-      entries.push_back({"edge4", &ks[2], 1, {}, 0});
-      entries.push_back({"edge1", &ks[3], 1, {}, 0});
-      entries.push_back({"edge4_tail", &ks[2], sk::kEdgeTailSplit, {}, 0});
-      entries.push_back({"edge1_tail", &ks[3], sk::kEdgeTailSplit, {}, 0});
-      if (forms == 6) {
-        entries.push_back({"v_edge4", &ks[4], 1, {}, 0});
-        entries.push_back({"v_edge1", &ks[5], 1, {}, 0});
-        entries.push_back({"v_edge4_tail", &ks[4], sk::kEdgeTailSplit, {}, 0});
-        entries.push_back({"v_edge1_tail", &ks[5], sk::kEdgeTailSplit, {}, 0});
+      if (any_mode) {
+        entries.clear();  // the fast kernels read no transposed B
+        entries.push_back({"any", &ks[2], 1, {}, 0});
+        entries.push_back({"any_fill", &ks[2], sk::kEdgeFillSplit, {}, 0});
+        if (forms == 6) {
+          entries.push_back({"v_any", &ks[4], 1, {}, 0});
+          entries.push_back({"v_any_fill", &ks[4], sk::kEdgeFillSplit, {}, 0});
+        }
+      } else {
+        entries.push_back({"edge4", &ks[2], 1, {}, 0});
+        entries.push_back({"edge1", &ks[3], 1, {}, 0});
+        entries.push_back({"edge4_tail", &ks[2], sk::kEdgeTailSplit, {}, 0});
+        entries.push_back({"edge1_tail", &ks[3], sk::kEdgeTailSplit, {}, 0});
+        if (forms == 6) {
+          entries.push_back({"v_edge4", &ks[4], 1, {}, 0});
+          entries.push_back({"v_edge1", &ks[5], 1, {}, 0});
+          entries.push_back({"v_edge4_tail", &ks[4], sk::kEdgeTailSplit, {}, 0});
+          entries.push_back({"v_edge1_tail", &ks[5], sk::kEdgeTailSplit, {}, 0});
+        }
       }
       entries.push_back({"cublas", nullptr, 0, {}, 0});
       auto launch = [&](const Entry &en) -> cudaError_t {
@@ -316,6 +340,9 @@ int main(int argc, char **argv) {
         const Kernel &k = *en.kernel;
         if (en.splits == -100)
           return sk::launch_tile(k.fn, k.tile, k.persistent, M, N, K, alpha, A, K, B, N, beta, C, N, 0);
+        if (any_mode)
+          return sk::launch_tile_edges(k.fn, k.tile, en.splits, M, N, K, alpha, A, K, Bt, K, beta, C, N,
+                                       sk::kOperandTransB, 0, k.slots);
         return sk::launch_tile_edges(k.fn, k.tile, en.splits, M, N, K, alpha, A, K, B, N, beta, C, N, 0, 0,
                                      k.slots);
       };
@@ -352,7 +379,7 @@ int main(int argc, char **argv) {
       };
       double edge4 = 0, cub = 0;
       for (auto &en : entries) {
-        if (en.label == "edge4") edge4 = median(en.ms);
+        if (en.label == ref) edge4 = median(en.ms);
         if (en.label == "cublas") cub = median(en.ms);
       }
       char shape[32];
