@@ -13,7 +13,9 @@
 // With EB_ANY=1 (at compile and at run) the edge4 form is sgemm_double_buffered_any instead,
 // timed as `any` on B stored transposed (N x K, kOperandTransB), unsplit and split as fills
 // the GPU (`any_fill`, kEdgeFillSplit: it has no tail split), cuBLAS on the same operands;
-// edge1 is compiled but not timed.
+// edge1 is compiled but not timed. EB_FORM (at compile) names another kernel for the edge4
+// form (sgemm_double_buffered_any_narrow, say) and EB_OPERANDS (at run) adds kOperand* bits
+// to every edge launch (32, kOperandNarrowAB, for the narrow bodies).
 //
 //   edge_bodies compile TEMPLATE_DIR CUBIN_DIR "BM,BN,BK,WM,WN,WNITER,TM,TN,STAGES,PREFETCH,STREAMK" ...
 //   edge_bodies run CUBIN_DIR TILE ...
@@ -183,8 +185,11 @@ int main(int argc, char **argv) {
     tiles.push_back(sk::SgemmTile{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]});
   }
   const bool any_mode = std::getenv("EB_ANY") != nullptr && std::string(std::getenv("EB_ANY")) == "1";
-  const char *kForms[] = {"sgemm_double_buffered", "sgemm_double_buffered",
-                          any_mode ? "sgemm_double_buffered_any" : "sgemm_double_buffered_edges", "edges_plain_only"};
+  const char *edge_form = std::getenv("EB_FORM") ? std::getenv("EB_FORM")
+                          : any_mode              ? "sgemm_double_buffered_any"
+                                                  : "sgemm_double_buffered_edges";
+  const int extra_operands = std::getenv("EB_OPERANDS") ? std::atoi(std::getenv("EB_OPERANDS")) : 0;
+  const char *kForms[] = {"sgemm_double_buffered", "sgemm_double_buffered", edge_form, "edges_plain_only"};
   const char *kLabels[] = {"fast", "fast_dp", "edge4", "edge1"};
   auto file = [&](size_t i, int f) { return cubin_dir + "/tile" + std::to_string(i) + "_" + kLabels[f]; };
   std::vector<Compiled> compiled;
@@ -342,9 +347,9 @@ int main(int argc, char **argv) {
           return sk::launch_tile(k.fn, k.tile, k.persistent, M, N, K, alpha, A, K, B, N, beta, C, N, 0);
         if (any_mode)
           return sk::launch_tile_edges(k.fn, k.tile, en.splits, M, N, K, alpha, A, K, Bt, K, beta, C, N,
-                                       sk::kOperandTransB, 0, k.slots);
-        return sk::launch_tile_edges(k.fn, k.tile, en.splits, M, N, K, alpha, A, K, B, N, beta, C, N, 0, 0,
-                                     k.slots);
+                                       sk::kOperandTransB | extra_operands, 0, k.slots);
+        return sk::launch_tile_edges(k.fn, k.tile, en.splits, M, N, K, alpha, A, K, B, N, beta, C, N, extra_operands,
+                                     0, k.slots);
       };
       // Each result checked against cuBLAS over a C of NaN (beta 0 must not read it).
       for (auto &en : entries) {
