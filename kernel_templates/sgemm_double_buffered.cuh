@@ -25,16 +25,17 @@
 // one holding K's remainder, which they copy first, guarded, and store interior tiles as the
 // fast kernel does, guarded only where a tile reaches past M or N (and for a transposed or
 // unaligned C); leading dimensions past the fast kernel's int offsets take the narrow
-// bodies. sgemm_double_buffered_any is the same for any
-// operands: its last argument, `operands` (kOperand* in sgemm_tile_rules.h), says how A, B
-// and C lie: transposed or not (a transposed A is copied as it lies, with no transposing
-// store; a transposed B goes through registers and is stored across; C may be written
-// transposed), and whether the rows of A and B, and those of C, are 16-byte aligned (else
-// their accesses are 4 bytes wide). The edge kernel is four kernels, one for each
-// transposition of A and width of access to A and B (kOperandNarrowAB): the host launches
-// the one edge_kernel_body names (sgemm_double_buffered_edges for plain aligned operands,
-// sgemm_double_buffered_edges_transposed_a, _narrow, _transposed_a_narrow), which also
-// reads C's bits (transposed, unaligned) and the scale pass's: its B must be plain
+// bodies. sgemm_double_buffered_any is the same for a transposed B, which goes through
+// registers and is stored across. Their last argument, `operands` (kOperand* in
+// sgemm_tile_rules.h), says how A, B and C lie: transposed or not (a transposed A is
+// copied as it lies, with no transposing store; C may be written transposed), and whether
+// the rows of A and B, and those of C, are 16-byte aligned (else their accesses are 4 bytes
+// wide). Each of the two is four kernels, one for each transposition of A and width of
+// access to A and B (kOperandNarrowAB), and the host launches the one edge_kernel_body
+// names: sgemm_double_buffered_edges (or _any) for a plain A read 16 bytes wide, and the
+// same name with _transposed_a, _narrow or _transposed_a_narrow. The kernel reads only C's
+// bits (transposed, unaligned) and the scale pass's at run time, and checks the rest: the
+// edge kernel's B must be plain and the kernel of any operands' transposed
 // (sgemm_tuned_runtime.cuh packs a transposed B into a workspace, or runs the kernel of any
 // operands). Neither runs the fast kernel's stream-K, whatever the tile's STREAMK. Both may
 // split K over the grid's z dimension, after a scale pass (kOperandScalePass) that sets
@@ -516,7 +517,8 @@ namespace detail {
 enum : int {
   kWholeTiles = 0,        // sgemm_double_buffered: shapes the tile divides, plain aligned operands
   kPlainEdges = 1,        // sgemm_double_buffered_edges: any shape, plain aligned operands
-  kAnyOperands = 2,       // sgemm_double_buffered_any: any shape, any operands (`operands`)
+  kAnyOperands = 2,       // sgemm_double_buffered_any: any shape, B transposed, plain A, 16-byte
+                          // accesses to A and B (its siblings below: the other three)
   kTransposedAEdges = 3,  // sgemm_double_buffered_edges_transposed_a: A transposed (stored
                           // K x M), copied as it lies, with no transposing store
   kPlainEdgesNarrow = 4,  // sgemm_double_buffered_edges_narrow and _transposed_a_narrow:
@@ -527,7 +529,7 @@ enum : int {
   kAnyTransposedANarrow = 8,    // narrow, or both, as the edge bodies above
 };
 
-// Whether body kBody is one of the kernel of any operands' four (B transposed).
+// Whether `body` is one of the four of the kernel of any operands (B transposed).
 SGEMM_TUNE_HD constexpr bool is_any_body(int body) {
   return body == kAnyOperands || body == kAnyTransposedA || body == kAnyNarrow || body == kAnyTransposedANarrow;
 }
@@ -579,14 +581,13 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     return;
   }
 
-  // The edge kernel's reading of its operands, decided per launch: uniform branches around
-  // the copies of each stage, none inside the K steps' FFMAs.
-  // The edge kernel reads C's bits too (the epilogue's branches cost it no registers). Its
-  // body fixes A's orientation and A's and B's access width; kOperandScalar, set where C's
-  // rows are not 16-byte aligned, narrows C's accesses alone (C's loads in both kernels;
-  // the edge kernel writes a C it does not read 16 bytes wide, realigned, the kernel of any
-  // operands 4 bytes), and the kernel of any operands reads A's and B's width from
-  // kOperandNarrowAB.
+  // How the body reads its operands. A's and B's orientation and A's and B's access width
+  // are the body's (compile-time). C's bits are read per launch (the epilogue's branches
+  // cost no registers): kOperandScalar, set where C's rows are not 16-byte aligned, narrows
+  // C's accesses alone (C's loads in both kernels; the edge kernel writes a C it does not
+  // read 16 bytes wide, realigned, the kernel of any operands 4 bytes). Which copies and
+  // stores are guarded is decided per tile and stage: uniform branches around them, none
+  // inside the K steps' FFMAs.
   constexpr bool kBodyTransA = kBody == kTransposedAEdges || kBody == kTransposedAEdgesNarrow ||
                                 kBody == kAnyTransposedA || kBody == kAnyTransposedANarrow;
   constexpr bool kBodyNarrow = kBody == kPlainEdgesNarrow || kBody == kTransposedAEdgesNarrow ||
@@ -1109,6 +1110,15 @@ template <int kBody, int kEdgeBody, SGEMM_TUNE_TILE_PARAMS>
 __device__ __forceinline__ void edge_body(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
                                           const float *__restrict__ B, int ldb, float beta, float *__restrict__ C,
                                           int ldc, int operands) {
+  // Each macro line below pairs a body with its kEdgeBody* number: checked here, since a
+  // mismatch would pass the run-time check below and read the operands wrongly.
+  static_assert((kBody == kTransposedAEdges || kBody == kTransposedAEdgesNarrow || kBody == kAnyTransposedA ||
+                 kBody == kAnyTransposedANarrow) == (kEdgeBody == kEdgeBodyTransposedA ||
+                                                     kEdgeBody == kEdgeBodyTransposedANarrow) &&
+                    (kBody == kPlainEdgesNarrow || kBody == kTransposedAEdgesNarrow || kBody == kAnyNarrow ||
+                     kBody == kAnyTransposedANarrow) == (kEdgeBody == kEdgeBodyNarrow ||
+                                                         kEdgeBody == kEdgeBodyTransposedANarrow),
+                "an edge kernel's body and its kEdgeBody* number disagree");
   if (edge_kernel_body(SgemmTile{SGEMM_TUNE_TILE_ARGS}, operands, lda, ldb, ldc) != kEdgeBody ||
       is_any_body(kBody) != ((operands & kOperandTransB) != 0))
     __trap();

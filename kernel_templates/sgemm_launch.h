@@ -104,7 +104,7 @@ inline cudaError_t launch_tile(const void *kernel, const SgemmTile &t, int persi
 // sgemm_double_buffered_any), which is what a cubin's record names: the four kernels
 // differ only in their names, which Itanium mangling writes as a length and the letters.
 // Written to `out` (`size` bytes, terminated); false, with `out` empty, when `plain` names
-// neither kernel or the result does not fit.
+// neither kernel, `body` is none of kEdgeBody*, or the result does not fit.
 inline bool edge_body_symbol(const char *plain, int body, char *out, int size) {
   // Each name with its length before it and the template arguments' "I" after it.
   const char *const kNames[] = {"27sgemm_double_buffered_edgesI", "25sgemm_double_buffered_anyI"};
@@ -112,6 +112,7 @@ inline bool edge_body_symbol(const char *plain, int body, char *out, int size) {
   int suffix_length = 0;
   while (suffix[suffix_length] != '\0') ++suffix_length;
   if (size > 0) out[0] = '\0';
+  if (body < 0 || body >= kEdgeBodies) return false;
   // Where the name starts in `plain`: after the namespace's part, before the template arguments.
   int at = -1, name_length = 0;
   const char *name = nullptr;

@@ -278,8 +278,7 @@ enum : int {
                           // C[j * ldc + i] (a product of two transposed operands is run as
                           // the plain product of their transposes, C^T = B A)
   kOperandNarrowAB = 32,  // some row of A or B does not start 16-byte aligned: both are read
-                          // 4 bytes at a time (the edge kernel runs its narrow body; the
-                          // kernel of any operands reads the bit per launch)
+                          // 4 bytes at a time (edge_kernel_body picks a narrow body)
   kOperandTailSplit = 64,  // the tail split (tile_edges_tail_split): a 1-D grid whose first
                            // blocks take whole tiles and whose last ones split the last
                            // wave's tiles' K `parts` ways, parts in the bits from
@@ -301,8 +300,9 @@ enum : int { kMachineCodeInterface = 3 };
 // The bodies of the edge kernel and of the kernel of any operands, each a kernel of its own
 // (sgemm_double_buffered_edges or sgemm_double_buffered_any, and the three named by
 // appending edge_body_kernel_suffix): A as it lies or transposed, read 16 bytes wide or 4.
-// One kernel holding all four, chosen per block, stalled on instruction fetch four times
-// as often as the plain body alone and ran 1000^3 13% slower (bench/NOTES.md).
+// One kernel holding all four, chosen per block, stalled on instruction fetch 3-4 times as
+// often as the plain body alone, and the edge kernel ran 1.07x slower unsplit and 1.09x
+// tail-split than its plain body's kernel (bench/results/2026-12-04-h200-edge-per-body).
 enum : int {
   kEdgeBodyPlain = 0,
   kEdgeBodyTransposedA = 1,
@@ -313,8 +313,10 @@ enum : int {
 
 // The body that runs an edge launch with `operands` (kOperand*) and these leading
 // dimensions: the narrow ones where a row of A or B is not 16-byte aligned, or where a
-// leading dimension is past the wide bodies' int offsets. Of the edge kernel for a plain
-// B, of the kernel of any operands for a transposed one.
+// leading dimension is past the wide edge bodies' int offsets (the kernel of any operands
+// addresses in 64 bits throughout, so that sends it to its narrow bodies needlessly, for
+// leading dimensions past kIntMax over the tile's BM, BK or WM alone). Of the edge kernel for a plain B, of the
+// kernel of any operands for a transposed one.
 SGEMM_TUNE_HD constexpr int edge_kernel_body(const SgemmTile &t, int operands, long long lda, long long ldb,
                                              long long ldc) {
   const bool narrow = (operands & kOperandNarrowAB) || !leading_dimensions_fit_tile(t, lda, ldb, ldc);

@@ -152,7 +152,9 @@ inline cudaError_t resident_blocks(const void *kernel, const SgemmTile &t, int *
     const void *kernel;
     int device, blocks;
   };
-  constexpr int kSlots = 1024;  // kernels x devices: a tuned entry has nine
+  // Kernels x devices: a table's kMaxEntries (256) entries have nine kernels each; past
+  // this many, the answer is asked of the runtime each time.
+  constexpr int kSlots = 256 * 9;
   static Known known[kSlots];
   static int count = 0;
   static std::mutex mutex;
@@ -438,17 +440,20 @@ inline cudaError_t loaded_kernels(const unsigned char *cubin, const char *symbol
                                   LoadedCode &code, int device, const void **kernels) {
   std::call_once(code.once, [&] {
     code.status = cudaLibraryLoadData(&code.library, cubin, nullptr, nullptr, 0, nullptr, nullptr, 0);
-    for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies && code.status == cudaSuccess; ++body) {
-      if (body > 0 && !edge_bodies) {
-        code.kernels[body] = code.kernels[0];
-        continue;
-      }
+    if (code.status != cudaSuccess) return;
+    code.status = cudaLibraryGetKernel(&code.kernels[0], code.library, symbol);
+    for (int body = 1; body < sgemm_tune_kernels::kEdgeBodies && code.status == cudaSuccess; ++body) {
+      code.kernels[body] = code.kernels[0];
       char name[512];
-      if (!sgemm_tune_kernels::edge_body_symbol(symbol, body, name, sizeof name) && body > 0) {
-        code.status = cudaErrorSymbolNotFound;
-        break;
-      }
-      code.status = cudaLibraryGetKernel(&code.kernels[body], code.library, body > 0 ? name : symbol);
+      if (!edge_bodies) continue;
+      code.status = sgemm_tune_kernels::edge_body_symbol(symbol, body, name, sizeof name)
+                        ? cudaLibraryGetKernel(&code.kernels[body], code.library, name)
+                        : cudaErrorSymbolNotFound;
+    }
+    // The failure is kept (every later call returns it); the library is not.
+    if (code.status != cudaSuccess) {
+      cudaLibraryUnload(code.library);
+      code.library = nullptr;
     }
   });
   if (code.status != cudaSuccess) return code.status;

@@ -161,6 +161,8 @@ constexpr double kFewWarpEdgeSlowdown = 1.1;
 // The kernel of any operands against the edge kernel at the same tile, as the choice between
 // it and packing the operands sees it (fitted with the constants above; measured, the kernel
 // of any operands takes 1.5 to 1.7 times the edge kernel's time at the same tile and split).
+// Fitted before that kernel was split into a kernel per body, which made its plain body
+// 1.03-1.05x faster (bench/results/2026-12-04-h200-edge-per-body, call 4); not refitted.
 constexpr double kAnyKernelSlowdown = 1.3;
 // The edge kernel's narrow bodies (rows of A or B not 16-byte aligned: 4-byte accesses)
 // against its wide ones, as the same choice sees it.

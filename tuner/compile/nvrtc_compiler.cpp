@@ -123,9 +123,9 @@ CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &
   out.cubin.resize(cubin_size);
   prog.check(nvrtcGetCUBIN(prog.get(), out.cubin.data()), "nvrtcGetCUBIN");
 
-  // An edge kernel's (or kernel of any operands') usage is the most of its bodies': pruning
-  // and the residency model see
-  // the body that needs most, whichever a shape runs.
+  // An edge kernel's (or kernel of any operands') usage is the most of its bodies': the
+  // result row of a BLAS shape that it runs reports the body that needs most, whichever
+  // body the shape runs (pruning and the residency model read the fast kernel's).
   for (const std::string &name : names) {
     prog.check(nvrtcGetLoweredName(prog.get(), name.c_str(), &lowered), "nvrtcGetLoweredName");
     const auto usage = parse_ptxas_report(out.log, lowered);
