@@ -533,6 +533,16 @@ enum : int {
 SGEMM_TUNE_HD constexpr bool is_any_body(int body) {
   return body == kAnyOperands || body == kAnyTransposedA || body == kAnyNarrow || body == kAnyTransposedANarrow;
 }
+// Whether `body` reads A transposed (stored K x M).
+SGEMM_TUNE_HD constexpr bool body_transposes_a(int body) {
+  return body == kTransposedAEdges || body == kTransposedAEdgesNarrow || body == kAnyTransposedA ||
+         body == kAnyTransposedANarrow;
+}
+// Whether `body` reads A and B 4 bytes at a time (rows not 16-byte aligned).
+SGEMM_TUNE_HD constexpr bool body_is_narrow(int body) {
+  return body == kPlainEdgesNarrow || body == kTransposedAEdgesNarrow || body == kAnyNarrow ||
+         body == kAnyTransposedANarrow;
+}
 
 // The body of the kernels. With kEdges (every body but kWholeTiles): any shape,
 // remainders zero-filled, C guarded, never the fast kernel's stream-K, K split over the
@@ -588,10 +598,8 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // read 16 bytes wide, realigned, the kernel of any operands 4 bytes). Which copies and
   // stores are guarded is decided per tile and stage: uniform branches around them, none
   // inside the K steps' FFMAs.
-  constexpr bool kBodyTransA = kBody == kTransposedAEdges || kBody == kTransposedAEdgesNarrow ||
-                                kBody == kAnyTransposedA || kBody == kAnyTransposedANarrow;
-  constexpr bool kBodyNarrow = kBody == kPlainEdgesNarrow || kBody == kTransposedAEdgesNarrow ||
-                               kBody == kAnyNarrow || kBody == kAnyTransposedANarrow;
+  constexpr bool kBodyTransA = body_transposes_a(kBody);
+  constexpr bool kBodyNarrow = body_is_narrow(kBody);
   constexpr bool transA = kBodyTransA;
   constexpr bool transB = kAny;
   const bool transC = kEdges && (operands & kOperandTransC);
@@ -1112,12 +1120,9 @@ __device__ __forceinline__ void edge_body(int M, int N, int K, float alpha, cons
                                           int ldc, int operands) {
   // Each macro line below pairs a body with its kEdgeBody* number: checked here, since a
   // mismatch would pass the run-time check below and read the operands wrongly.
-  static_assert((kBody == kTransposedAEdges || kBody == kTransposedAEdgesNarrow || kBody == kAnyTransposedA ||
-                 kBody == kAnyTransposedANarrow) == (kEdgeBody == kEdgeBodyTransposedA ||
-                                                     kEdgeBody == kEdgeBodyTransposedANarrow) &&
-                    (kBody == kPlainEdgesNarrow || kBody == kTransposedAEdgesNarrow || kBody == kAnyNarrow ||
-                     kBody == kAnyTransposedANarrow) == (kEdgeBody == kEdgeBodyNarrow ||
-                                                         kEdgeBody == kEdgeBodyTransposedANarrow),
+  static_assert(body_transposes_a(kBody) ==
+                        (kEdgeBody == kEdgeBodyTransposedA || kEdgeBody == kEdgeBodyTransposedANarrow) &&
+                    body_is_narrow(kBody) == (kEdgeBody == kEdgeBodyNarrow || kEdgeBody == kEdgeBodyTransposedANarrow),
                 "an edge kernel's body and its kEdgeBody* number disagree");
   if (edge_kernel_body(SgemmTile{SGEMM_TUNE_TILE_ARGS}, operands, lda, ldb, ldc) != kEdgeBody ||
       is_any_body(kBody) != ((operands & kOperandTransB) != 0))
