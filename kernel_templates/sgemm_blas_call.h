@@ -161,6 +161,20 @@ inline EdgeProduct edge_product(const RowMajorGemm &g) {
   return EdgeProduct{t, edge_operands(t)};
 }
 
+// An edge launch of a product on tile t: the product as edge_product turns it, with its
+// operand bits, and the body (kEdgeBody*) whose kernel runs it (edge_kernel_body). What
+// every launch of an edge kernel or a kernel of any operands starts from: the run-time's
+// and the tuner's, so that what is timed and what ships pick the same kernel.
+struct EdgeLaunch {
+  RowMajorGemm g;
+  int operands;
+  int body;
+};
+inline EdgeLaunch edge_launch(const SgemmTile &t, const RowMajorGemm &product) {
+  const EdgeProduct e = edge_product(product);
+  return EdgeLaunch{e.g, e.operands, edge_kernel_body(t, e.operands, e.g.lda, e.g.ldb, e.g.ldc)};
+}
+
 // Which operands packing copies. `all`: every one the edge kernel cannot read as it lies, or
 // reads only 4 bytes at a time. `transposed_only`: a transposed B alone, the other left
 // to the narrow bodies where its rows are not aligned: what a product of one large operand

@@ -17,6 +17,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "sgemm_blas_call.h"
 #include "sgemm_tile_rules.h"
 
 namespace sgemm_tune_kernels {
@@ -192,6 +193,22 @@ inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int
   void *args[] = {&M, &N, &K, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc, &operands};
   return cudaLaunchKernel(kernel, dim3(plan.grid_x, plan.grid_y, plan.grid_z), block, args, tile_smem_bytes(t),
                           stream);
+}
+
+// Whether an edge launch of `splits` (as launch_tile_edges takes it) over K needs the
+// kernel's resident blocks: the tail split and the fill split, where there is K to split.
+constexpr bool edge_split_needs_slots(int splits, int K) {
+  return (splits == kEdgeTailSplit || splits == kEdgeFillSplit) && K > 0;
+}
+
+// launch_tile_edges for the launch edge_launch made: `kernel` must be the kernel of
+// `e.body` (the tile's kernel for that body, its shared-memory limit raised), `slots` its
+// resident blocks where edge_split_needs_slots says they are needed.
+inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int splits, const EdgeLaunch &e,
+                                     cudaStream_t stream, int slots) {
+  const RowMajorGemm &g = e.g;
+  return launch_tile_edges(kernel, t, splits, g.M, g.N, g.K, g.alpha, g.A, g.lda, g.B, g.ldb, g.beta, g.C, g.ldc,
+                           e.operands, stream, slots);
 }
 
 }  // namespace sgemm_tune_kernels

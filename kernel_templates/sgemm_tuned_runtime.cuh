@@ -195,38 +195,23 @@ cudaError_t launch_fast(const RowMajorGemm &g, int /*splits: the fast kernel doe
   return launch_planned(kernel, t, g, stream);
 }
 
-// The edge kernel of a tile, for any product check_gemm lets run (sgemm_launch.h's
-// launch_tile_edges), as edge_product rewrites it, K split `splits` ways, or split as the
-// GPU's resident blocks of this kernel say (kEdgeTailSplit: the tail split; kEdgeFillSplit).
-inline cudaError_t launch_edges_kernel(const void *kernel, const SgemmTile &t, const RowMajorGemm &product, int splits,
-                                       cudaStream_t stream) {
-  const sgemm_tune_kernels::EdgeProduct e = sgemm_tune_kernels::edge_product(product);
-  const RowMajorGemm &g = e.g;
+// An edge kernel of a tile (or its kernel of any operands), for any product check_gemm lets
+// run: `bodies` holds its four kernels in kEdgeBody* order (machine code of an older
+// interface: one kernel in every slot), of which the one edge_launch picks runs the product
+// as it turns it (sgemm_launch.h's launch_tile_edges), K split `splits` ways, or split as
+// the GPU's resident blocks of that kernel say (kEdgeTailSplit: the tail split;
+// kEdgeFillSplit). With `raise_smem_limit` (kernels compiled into the program), that
+// kernel's shared-memory limit is raised first; a cubin's were raised as it was loaded.
+inline cudaError_t launch_edge_bodies(const void *const *bodies, const SgemmTile &t, const RowMajorGemm &product,
+                                      int splits, bool raise_smem_limit, cudaStream_t stream) {
+  const sgemm_tune_kernels::EdgeLaunch e = sgemm_tune_kernels::edge_launch(t, product);
+  const void *kernel = bodies[e.body];
+  cudaError_t status = raise_smem_limit ? sgemm_tune_kernels::set_tile_smem_limit(kernel, t) : cudaSuccess;
   int slots = 0;
-  if ((splits == sgemm_tune_kernels::kEdgeTailSplit || splits == sgemm_tune_kernels::kEdgeFillSplit) && g.K > 0) {
-    const cudaError_t status = resident_blocks(kernel, t, &slots);
-    if (status != cudaSuccess) return status;
-  }
-  return sgemm_tune_kernels::launch_tile_edges(kernel, t, splits, g.M, g.N, g.K, g.alpha, g.A, g.lda, g.B, g.ldb,
-                                               g.beta, g.C, g.ldc, e.operands, stream, slots);
-}
-
-// Of an edge kernel's (or the kernel of any operands') four kernels, one per body
-// (kEdgeBody*), the one that runs `product` (edge_kernel_body of the operands edge_product
-// reads it with). Machine code of an older interface is one kernel in every slot.
-inline const void *edge_body_kernel(const void *const *bodies, const SgemmTile &t, const RowMajorGemm &product) {
-  const sgemm_tune_kernels::EdgeProduct e = sgemm_tune_kernels::edge_product(product);
-  return bodies[sgemm_tune_kernels::edge_kernel_body(t, e.operands, e.g.lda, e.g.ldb, e.g.ldc)];
-}
-
-// An edge kernel of tile t compiled into the program (its four bodies' kernels), its
-// shared-memory limit raised first.
-inline cudaError_t launch_compiled_edges(const void *const *bodies, const SgemmTile &t, const RowMajorGemm &g,
-                                         int splits, cudaStream_t stream) {
-  const void *kernel = edge_body_kernel(bodies, t, g);
-  const cudaError_t e = sgemm_tune_kernels::set_tile_smem_limit(kernel, t);
-  if (e != cudaSuccess) return e;
-  return launch_edges_kernel(kernel, t, g, splits, stream);
+  if (status == cudaSuccess && sgemm_tune_kernels::edge_split_needs_slots(splits, e.g.K))
+    status = resident_blocks(kernel, t, &slots);
+  if (status != cudaSuccess) return status;
+  return sgemm_tune_kernels::launch_tile_edges(kernel, t, splits, e, stream, slots);
 }
 
 // The edge kernel (plain B) and the kernel of any operands (B transposed), from source.
@@ -241,7 +226,7 @@ cudaError_t launch_edges(const RowMajorGemm &g, int splits, cudaStream_t stream)
   static_assert(k::kEdgeBodyPlain == 0 && k::kEdgeBodyTransposedA == 1 && k::kEdgeBodyNarrow == 2 &&
                     k::kEdgeBodyTransposedANarrow == 3,
                 "the kernels above are listed in kEdgeBody* order");
-  return launch_compiled_edges(bodies, SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, stream);
+  return launch_edge_bodies(bodies, SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, true, stream);
 }
 
 template <SGEMM_TUNE_TILE_PARAMS>
@@ -253,7 +238,7 @@ cudaError_t launch_any(const RowMajorGemm &g, int splits, cudaStream_t stream) {
       reinterpret_cast<const void *>(&k::sgemm_double_buffered_any_transposed_a<SGEMM_TUNE_TILE_ARGS>),
       reinterpret_cast<const void *>(&k::sgemm_double_buffered_any_narrow<SGEMM_TUNE_TILE_ARGS>),
       reinterpret_cast<const void *>(&k::sgemm_double_buffered_any_transposed_a_narrow<SGEMM_TUNE_TILE_ARGS>)};
-  return launch_compiled_edges(bodies, SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, stream);
+  return launch_edge_bodies(bodies, SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, true, stream);
 }
 
 // Whether packing would change how the edge kernel reads the product (a transposed B, or
@@ -487,7 +472,7 @@ inline cudaError_t launch_edges_cubin(const TunedKernel &k, LoadedCode &code, bo
   const cudaError_t e = loaded_kernels(any ? k.any_cubin : k.edges_cubin, any ? k.any_symbol : k.edges_symbol,
                                        edge_bodies, k.shape.tile, code, device, kernels);
   if (e != cudaSuccess) return e;
-  return launch_edges_kernel(edge_body_kernel(kernels, k.shape.tile, g), k.shape.tile, g, splits, stream);
+  return launch_edge_bodies(kernels, k.shape.tile, g, splits, false, stream);
 }
 
 // Which tunings a device uses, as CLBlast falls back: those of a GPU of its name and compute

@@ -331,6 +331,38 @@ TEST(BlasCall, ATransposedProductOfTransposesRunsAsThePlainOne) {
   EXPECT_EQ(one.g.M, 3);
 }
 
+// edge_launch, which every edge launch starts from (the run-time's and the tuner's), picks
+// the body of the product as edge_product turns it, not as the caller wrote it.
+TEST(BlasCall, EdgeLaunchPicksTheBodyOfTheTurnedProduct) {
+  alignas(16) static float buffer[64];
+  const float *A = buffer, *B = buffer + 16;
+  float *C = buffer + 32;
+  const SgemmTile t{64, 128, 32, 32, 64, 2, 8, 4, 2, 0, 0};
+  const auto launch = [&](Op a, Op b, int lda, int ldb, int a_offset) {
+    return edge_launch(t, to_row_major(Layout::RowMajor, a, b, 8, 8, 8, 1.0f, A + a_offset, lda, B, ldb, 0.0f, C, 8));
+  };
+  EXPECT_EQ(launch(Op::NoTrans, Op::NoTrans, 8, 8, 0).body, kEdgeBodyPlain);
+  EXPECT_EQ(launch(Op::Trans, Op::NoTrans, 8, 8, 0).body, kEdgeBodyTransposedA);
+  EXPECT_EQ(launch(Op::NoTrans, Op::NoTrans, 9, 8, 0).body, kEdgeBodyNarrow);
+  EXPECT_EQ(launch(Op::Trans, Op::NoTrans, 8, 8, 1).body, kEdgeBodyTransposedANarrow);
+  // B transposed: the kernel of any operands, whose bodies are numbered alike.
+  const EdgeLaunch any = launch(Op::NoTrans, Op::Trans, 8, 8, 0);
+  EXPECT_EQ(any.operands, kOperandTransB);
+  EXPECT_EQ(any.body, kEdgeBodyPlain);
+  // Both transposed: C^T = B A runs the plain body, though A as written is transposed; its
+  // product and bits are edge_product's.
+  const EdgeLaunch both = launch(Op::Trans, Op::Trans, 8, 8, 0);
+  EXPECT_EQ(both.body, kEdgeBodyPlain);
+  EXPECT_EQ(both.operands, kOperandTransC);
+  EXPECT_EQ(both.g.A, B);
+  EXPECT_EQ(both.g.B, A + 0);
+  EXPECT_EQ(launch(Op::Trans, Op::Trans, 8, 8, 1).body, kEdgeBodyNarrow);
+  // A leading dimension past the wide bodies' int offsets takes a narrow body, aligned or not.
+  const EdgeLaunch far = launch(Op::NoTrans, Op::NoTrans, 2147483647 / 64 + 1, 8, 0);
+  EXPECT_EQ(far.operands & kOperandNarrowAB, 0);
+  EXPECT_EQ(far.body, kEdgeBodyNarrow);
+}
+
 // Packing copies exactly the operands the edge kernel cannot read as they lie (B
 // transposed) or reads only 4 bytes at a time (rows not 16-byte aligned), into matrices
 // whose rows start 16-byte aligned, the second one 256-byte aligned.

@@ -50,17 +50,15 @@ void CandidateKernel::launch(const GemmArgs &a, cudaStream_t stream) const {
   for (const EdgeKernel &k : edge_kernels_)
     if (k.variant == variant) edge = &k;
   if (!edge) throw std::logic_error("shape " + a.shape.to_string() + " needs an edge kernel the candidate lacks");
-  // As sgemm_tuned launches it for an exact match: the product edge_product makes, the edge
-  // kernel's tail split (which the kernel of any operands lacks: it splits K to fill the GPU
-  // instead), over this kernel's resident blocks.
-  const sgemm_tune_kernels::EdgeProduct p = sgemm_tune_kernels::edge_product(g);
+  // As sgemm_tuned launches it for an exact match (launch_edge_bodies): the product and body
+  // edge_launch picks, the edge kernel's tail split (which the kernel of any operands lacks:
+  // it splits K to fill the GPU instead), over that kernel's resident blocks.
+  const sgemm_tune_kernels::EdgeLaunch e = sgemm_tune_kernels::edge_launch(tile_, g);
   const int splits = sgemm_tune_kernels::tile_kernel_splits(variant == KernelVariant::edges
                                                                 ? sgemm_tune_kernels::TileKernel::edges
                                                                 : sgemm_tune_kernels::TileKernel::any);
-  const int body = sgemm_tune_kernels::edge_kernel_body(tile_, p.operands, p.g.lda, p.g.ldb, p.g.ldc);
-  SGEMM_CUDA_CHECK(sgemm_tune_kernels::launch_tile_edges(
-      reinterpret_cast<const void *>(edge->bodies[body]), tile_, splits, p.g.M, p.g.N, p.g.K, p.g.alpha, p.g.A,
-      p.g.lda, p.g.B, p.g.ldb, p.g.beta, p.g.C, p.g.ldc, p.operands, stream, edge->resident_blocks[body]));
+  SGEMM_CUDA_CHECK(sgemm_tune_kernels::launch_tile_edges(reinterpret_cast<const void *>(edge->bodies[e.body]), tile_,
+                                                         splits, e, stream, edge->resident_blocks[e.body]));
 }
 
 int CandidateKernel::runtime_blocks_per_sm() const {
