@@ -93,34 +93,6 @@ TEST_F(QueryTest, BestIsTheFastestVerifiedResultPerShape) {
   EXPECT_TRUE(entries[1].unchecked.empty());
 }
 
-// At a shape whose fastest tile gives fewer blocks than the GPU has SMs, results within
-// kSmallShapeTie of the fastest are tied, and the entry is the tied tile that launches the
-// most blocks there; elsewhere, and past the tie, the fastest.
-TEST_F(QueryTest, AtASmallShapeTheTiedTileOfMostBlocksIsKept) {
-  const SgemmTile wide{64, 128, 16, 32, 64, 2, 4, 4, 3, 1, 1};  // 8 blocks at 256^3
-  const SgemmTile mid{32, 64, 16, 32, 32, 1, 8, 4, 2, 0, 1};    // 32
-  const SgemmTile tiny{32, 32, 32, 32, 32, 1, 4, 4, 3, 0, 1};   // 64
-  record_one_result("256x256x256", wide, 0.0111, 3.02, 0.014);
-  record_one_result("256x256x256", mid, 0.0111 * (1 + kSmallShapeTie) * 0.999, 2.97, 0.014);
-  record_one_result("256x256x256", tiny, 0.0111 * (1 + kSmallShapeTie) * 1.01, 2.9, 0.014);
-  // 4096 blocks of the big tile at 8192 x 8192 x 1024: the GPU is full, the fastest is kept.
-  record_one_result("8192x8192x1024", kBigTile, 1.000, 137.4, 1.05);
-  record_one_result("8192x8192x1024", wide, 1.001, 137.3, 1.05);
-  const auto entries = best_entries(store_->database(), testing::h200_environment());
-  const auto at = [&](const char *shape) {
-    for (const BestEntry &e : entries)
-      if (e.shape.to_string() == shape) return e;
-    ADD_FAILURE() << "no entry at " << shape;
-    return BestEntry{};
-  };
-  const BestEntry small = at("256x256x256");
-  EXPECT_TRUE(small.tile == mid) << describe_tile(small.tile);
-  EXPECT_NEAR(small.time_ms, 0.0111 * (1 + kSmallShapeTie) * 0.999, 1e-12);
-  EXPECT_TRUE(at("8192x8192x1024").tile == kBigTile);
-  // The fixture's 1024^3 (128 blocks of the seed tile) had nothing tied with it.
-  EXPECT_TRUE(at("1024x1024x1024").tile == kSeedTile);
-}
-
 // Each entry carries what the selection scales from: its tile's residency, and the same
 // tile's result at the shape of most work under the same fingerprint (the seed tile of the
 // 1024^3 entry was timed at 4096^3 too).

@@ -19,28 +19,7 @@ namespace {
 struct Row {
   BestEntry entry;
   std::string started_at;
-  std::int64_t sm_count = 0;  // of the run's GPU, as recorded (0: unknown)
 };
-
-// The blocks a launch of tile t has at shape s: its output tiles.
-std::int64_t output_tiles(const Shape &s, const SgemmTile &t) {
-  return ((s.M + t.BM - 1) / t.BM) * ((s.N + t.BN - 1) / t.BN);
-}
-
-// `fastest`, unless its tile covers its shape in fewer blocks than its run's GPU has SMs:
-// then, of the rows of its fingerprint (fastest first) within kSmallShapeTie of its time,
-// the one with the most blocks there, the faster of equals (best_entries says why).
-const Row *small_shape_choice(const std::vector<Row> &rows, const Row *fastest) {
-  const BestEntry &f = fastest->entry;
-  if (fastest->sm_count < 1 || output_tiles(f.shape, f.tile) >= fastest->sm_count) return fastest;
-  const Row *choice = fastest;
-  for (const Row &r : rows) {
-    if (r.entry.fingerprint_hash != f.fingerprint_hash) continue;
-    if (r.entry.time_ms > f.time_ms * (1 + kSmallShapeTie)) break;
-    if (output_tiles(r.entry.shape, r.entry.tile) > output_tiles(choice->entry.shape, choice->entry.tile)) choice = &r;
-  }
-  return choice;
-}
 
 // A database file may have come from elsewhere: what its rows say is checked as an
 // import checks it before anything is printed, ranked or emitted from it.
@@ -131,7 +110,7 @@ std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env)
            x.time_ms, x.tflops, x.cublas_ms, x.measured_at, r.id AS run_id,
            COALESCE(NULLIF(x.runtime_blocks_per_sm, 0), x.blocks_per_sm, 0) AS resident_blocks,
            r.template_hash, r.compile_options,
-           r.nvrtc_version, r.driver_version, r.tuner_version, r.fingerprint, r.started_at, r.sm_count
+           r.nvrtc_version, r.driver_version, r.tuner_version, r.fingerprint, r.started_at
     FROM results x JOIN runs r ON r.id = x.run_id
     WHERE x.status = 'ok' AND x.time_ms > 0
     ORDER BY r.gpu_name, x.m, x.n, x.k, x.operands, x.time_ms, r.id)");
@@ -166,9 +145,6 @@ std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env)
     e.fingerprint.tuner_version = st.column_text("tuner_version");
     e.fingerprint_hash = st.column_text("fingerprint");
     row.started_at = st.column_text("started_at");
-    // An SM count no GPU has is taken as unknown (the file may come from elsewhere).
-    const std::int64_t sms = st.column_int("sm_count");
-    row.sm_count = sms > 0 && sms <= 100000 ? sms : 0;
     check_entry(e, db.path());
     groups[Key{e.gpu_name, e.compute_capability, e.shape}].push_back(std::move(row));
   }
@@ -199,7 +175,6 @@ std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env)
           break;
         }
     }
-    chosen = small_shape_choice(rows, chosen);
     BestEntry e = chosen->entry;
     const Fingerprint &f = e.fingerprint;
     const auto compare = [&](const char *part, const std::string &recorded, const std::string &now,

@@ -55,20 +55,8 @@ struct BestEntry {
 
 // One entry per (GPU, shape) with a verified result, ordered by GPU name then shape. Of
 // the fingerprints a shape was measured under, the current one is preferred, else the
-// newest run's; within it, the fastest result, except at a shape so small that the fastest
-// tile gives fewer blocks than the GPU has SMs: there, of the results within
-// kSmallShapeTie of the fastest, the one that launches the most blocks (then the faster).
+// newest run's; within it, the fastest result.
 std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env);
-
-// How close to a small shape's fastest time a result counts as tied with it (a fraction).
-// At such a shape latency, not the tile, sets the time, and the tuner's timing cannot rank
-// the tiles: at 256^3 on the H200 the fastest 14 of 553 candidates lay within 4% (11.1-11.5
-// us), and which one a tuning ranked first changed from run to run. The entry the header
-// keeps for that shape is the one it serves the small products near it with, and a tile of
-// more blocks serves them better: the random set's products under 30 us ran at 95% of
-// cuBLAS with a tuning that kept a 32 x 64 tile there and at 70-78% with one that kept a
-// 64 x 128 tile (bench/results/2026-12-04-h200-edge-launch, call 1).
-inline constexpr double kSmallShapeTie = 0.02;
 
 // What the selection rule (sgemm_tuned_select.h) knows of an entry.
 sgemm_tune_kernels::TunedShape tuned_shape(const BestEntry &e);
