@@ -1,7 +1,8 @@
 // A BLAS (CBLAS) SGEMM call: its layout and operand ops, the checks of its arguments, and
 // the one row-major product every call becomes before any kernel sees it. One definition,
-// used by the run-time half of generated headers (sgemm_tuned_runtime.cuh) and by the
-// tests, which call it on a machine without a GPU. Plain C++17, no CUDA: nothing here
+// used by the run-time half of generated headers (sgemm_tuned_runtime.cuh), by the launch
+// code the tuner shares with them (sgemm_launch.h) and by the tests, which call it on a
+// machine without a GPU. Plain C++17, no CUDA: nothing here
 // touches the GPU, so a bad argument is refused before the GPU is.
 //
 // The call is C = alpha op(A) op(B) + beta C with C M x N, op(A) M x K, op(B) K x N, each
@@ -163,8 +164,8 @@ inline EdgeProduct edge_product(const RowMajorGemm &g) {
 
 // An edge launch of a product on tile t: the product as edge_product turns it, with its
 // operand bits, and the body (kEdgeBody*) whose kernel runs it (edge_kernel_body). What
-// every launch of an edge kernel or a kernel of any operands starts from: the run-time's
-// and the tuner's, so that what is timed and what ships pick the same kernel.
+// the run-time's and the tuner's launches of an edge kernel or a kernel of any operands
+// start from, so that what is timed and what ships pick the same kernel.
 struct EdgeLaunch {
   RowMajorGemm g;
   int operands;

@@ -200,6 +200,10 @@ inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int
 constexpr bool edge_split_needs_slots(int splits, int K) {
   return (splits == kEdgeTailSplit || splits == kEdgeFillSplit) && K > 0;
 }
+static_assert(edge_split_needs_slots(kEdgeTailSplit, 1) && edge_split_needs_slots(kEdgeFillSplit, 1) &&
+                  !edge_split_needs_slots(kEdgeTailSplit, 0) && !edge_split_needs_slots(1, 1) &&
+                  !edge_split_needs_slots(4, 1),
+              "only the tail and fill splits of a product with K read the resident blocks");
 
 // launch_tile_edges for the launch edge_launch made: `kernel` must be the kernel of
 // `e.body` (the tile's kernel for that body, its shared-memory limit raised), `slots` its

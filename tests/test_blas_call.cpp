@@ -357,6 +357,9 @@ TEST(BlasCall, EdgeLaunchPicksTheBodyOfTheTurnedProduct) {
   EXPECT_EQ(both.g.A, B);
   EXPECT_EQ(both.g.B, A + 0);
   EXPECT_EQ(launch(Op::Trans, Op::Trans, 8, 8, 1).body, kEdgeBodyNarrow);
+  // The body is picked on the turned product's leading dimensions: A's, past the wide
+  // bodies' limit for A (kIntMax / BM) but not for B (kIntMax / BK), is B's once turned.
+  EXPECT_EQ(launch(Op::Trans, Op::Trans, 2147483647 / 64 + 1, 8, 0).body, kEdgeBodyPlain);
   // A leading dimension past the wide bodies' int offsets takes a narrow body, aligned or not.
   const EdgeLaunch far = launch(Op::NoTrans, Op::NoTrans, 2147483647 / 64 + 1, 8, 0);
   EXPECT_EQ(far.operands & kOperandNarrowAB, 0);
