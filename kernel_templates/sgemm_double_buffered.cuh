@@ -262,6 +262,19 @@ __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
 }
 
+// The barrier of a split of K run as clusters (kOperandClusterSplit, a cluster a tile, its
+// blocks its splits): it orders the stores of split 0 before the other splits' additions.
+// Split 0 fences its stores at the GPU's scope before it arrives, so that the additions,
+// atomics performed in L2, follow them there. Compute capability 9.0 and newer; the launch
+// sets the bit nowhere else.
+__device__ __forceinline__ void cluster_barrier() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#else
+  __trap();
+#endif
+}
+
 
 // C = beta C (0 when beta == 0, without reading C) over a LINES x LENGTH block of C that
 // starts at `c`, lines `ld` apart, of which `lines` x `length` lie inside the matrix. The
@@ -1073,9 +1086,23 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
       tileRow = piece.tile / tilesN;
       tileCol = piece.tile % tilesN;
     }
-    if (r.begin == r.end) return;
+    // A split run as clusters: split 0 (which always has slices) stores its part with beta
+    // C as an unsplit tile does, and the others add theirs after the cluster's barrier,
+    // where split 0 arrives once its stores are fenced. Every block arrives once, one
+    // without slices too. No scale pass, a second launch, has run before.
+    const bool clusterSplit = !tailSplit && (operands & kOperandClusterSplit) && gridDim.z > 1;
+    const bool firstOfCluster = clusterSplit && blockIdx.z == 0;
+    if (r.begin == r.end) {
+      if (clusterSplit) detail::cluster_barrier();
+      return;
+    }
     mainloop(tileRow, tileCol, r.begin, r.end);
-    epilogue(tileRow, tileCol, accumulate);
+    if (clusterSplit && !firstOfCluster) detail::cluster_barrier();
+    epilogue(tileRow, tileCol, accumulate && !firstOfCluster);
+    if (firstOfCluster) {
+      __threadfence();
+      detail::cluster_barrier();
+    }
     return;
   }
   if (!kStreamK) {

@@ -164,7 +164,10 @@ inline bool edge_body_symbol(const char *plain, int body, char *out, int size) {
 // (tile_edges_tail_split), whatever the tile's STREAMK, and kEdgeFillSplit the split
 // tile_edges_fill_splits gives, both over `slots` resident blocks (tile_resident_blocks of
 // this kernel; at least 1, else cudaErrorInvalidValue), the scale pass first when they
-// split; the other launches ignore slots.
+// split; the other launches ignore slots. With kOperandClusterSplit in `operands` (which
+// only a caller whose GPU launches clusters and whose kernel takes the bit sets), a split
+// that cluster_split_fits (the fill split's too) runs as clusters of its splits, with no
+// scale pass; any other launch drops the bit.
 inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int splits, int M, int N, int K,
                                      float alpha, const float *A, int lda, const float *B, int ldb, float beta,
                                      float *C, int ldc, int operands, cudaStream_t stream, int slots = 0) {
@@ -184,15 +187,38 @@ inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int
     scale_x = static_cast<unsigned>(tail.rest);
     scale_y = 1u;
   }
-  if (plan.prepare || K == 0) {
+  const bool cluster = (operands & kOperandClusterSplit) && K > 0 && splits != kEdgeTailSplit &&
+                       cluster_split_fits(splits);
+  if (!cluster) operands &= ~kOperandClusterSplit;
+  if ((plan.prepare && !cluster) || K == 0) {
     int scale = operands | kOperandScalePass;
     void *args[] = {&M, &N, &K, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc, &scale};
     const cudaError_t e = cudaLaunchKernel(kernel, dim3(scale_x, scale_y, 1), block, args, 0, stream);
     if (e != cudaSuccess || K == 0) return e;
   }
   void *args[] = {&M, &N, &K, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc, &operands};
-  return cudaLaunchKernel(kernel, dim3(plan.grid_x, plan.grid_y, plan.grid_z), block, args, tile_smem_bytes(t),
-                          stream);
+  if (!cluster)
+    return cudaLaunchKernel(kernel, dim3(plan.grid_x, plan.grid_y, plan.grid_z), block, args, tile_smem_bytes(t),
+                            stream);
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = 1;
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = plan.grid_z;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(plan.grid_x, plan.grid_y, plan.grid_z);
+  config.blockDim = block;
+  config.dynamicSmemBytes = static_cast<size_t>(tile_smem_bytes(t));
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return cudaLaunchKernelExC(&config, kernel, args);
+}
+
+// Whether the current device launches clusters (kOperandClusterSplit), asked of the runtime.
+inline bool device_launches_clusters(int device) {
+  int v = 0;
+  return cudaDeviceGetAttribute(&v, cudaDevAttrClusterLaunch, device) == cudaSuccess && v != 0;
 }
 
 // Whether an edge launch of `splits` (as launch_tile_edges takes it) over K needs the

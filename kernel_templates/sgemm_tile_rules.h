@@ -284,6 +284,12 @@ enum : int {
                            // wave's tiles' K `parts` ways, parts in the bits from
                            // kOperandPartsShift up; with kOperandScalePass, the scale pass
                            // over those split tiles, a block each
+  kOperandClusterSplit = 128,  // a split of K (grid z, 2 to kMaxClusterSplit ways) launched as
+                               // clusters of a tile's z blocks, with no scale pass: the
+                               // cluster's first block stores its part as an unsplit tile
+                               // does (beta C read where beta is not 0), the others add theirs
+                               // once that is stored (cluster_split_fits; compute capability
+                               // 9.0 and newer)
 };
 enum : int { kOperandPartsShift = 8 };
 
@@ -291,11 +297,11 @@ enum : int { kOperandPartsShift = 8 };
 // `operands` mean. A header from `sgemm-tune emit` ships machine code compiled from this
 // template and records this number with it; the run-time (sgemm_tuned_runtime.cuh) launches
 // that code only as its number allows, and a header whose number differs from the run-time
-// it is built with refuses to compile. 3: the edge kernel and the kernel of any operands
-// are four kernels each, one per body (kEdgeBody*), and the latter takes only a transposed
-// B; 2: one kernel each, and the edge kernel's tail split (kOperandTailSplit); 1, or none
+// it is built with refuses to compile. 4: the edge kernels take kOperandClusterSplit; 3:
+// the edge kernel and the kernel of any operands are four kernels each, one per body
+// (kEdgeBody*), and the latter takes only a transposed B; 2: one kernel each, and the edge kernel's tail split (kOperandTailSplit); 1, or none
 // recorded (headers emitted before the number was), one kernel each without it.
-enum : int { kMachineCodeInterface = 3 };
+enum : int { kMachineCodeInterface = 4 };
 
 // The bodies of the edge kernel and of the kernel of any operands, each a kernel of its own
 // (sgemm_double_buffered_edges or sgemm_double_buffered_any, and the three named by
@@ -341,6 +347,15 @@ enum : int { kEdgeTailSplit = 0, kEdgeFillSplit = -1 };
 
 // The largest split of K the edge kernel is launched with (grid z).
 enum : int { kMaxSplitK = 64 };
+
+// The largest split of K launched as clusters (kOperandClusterSplit): the cluster size that
+// every GPU with clusters launches (a larger one must be allowed kernel by kernel).
+enum : int { kMaxClusterSplit = 8 };
+
+// Whether a split of K `splits` ways (kEdgeTailSplit and kEdgeFillSplit resolved) may run as
+// clusters. A split of K otherwise needs the scale pass, a second launch, which cost a small
+// product about as much as its kernel (bench/NOTES.md, session 31).
+SGEMM_TUNE_HD constexpr bool cluster_split_fits(int splits) { return splits >= 2 && splits <= kMaxClusterSplit; }
 
 // The K slices of BK that split `z` of `splits` takes: [begin, end), an even share of
 // ceil(K / BK), empty for splits past the end.

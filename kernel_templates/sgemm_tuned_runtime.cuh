@@ -141,6 +141,31 @@ inline bool tail_split_allowed(const GpuTable &table) {
 // interface 3, one kernel ran every body.
 inline bool edge_kernel_per_body(const GpuTable &table) { return table.machine_code_interface >= 3; }
 
+// Whether `device` launches clusters (sgemm_launch.h's device_launches_clusters), asked of
+// the runtime once per device. A program built with SGEMM_TUNE_NO_CLUSTER_SPLIT defined
+// splits K as before clusters, after a scale pass (and its selection prices splits so): an
+// escape hatch, and how the shapes benchmark pairs the two.
+inline bool launches_clusters(int device) {
+#ifdef SGEMM_TUNE_NO_CLUSTER_SPLIT
+  (void)device;
+  return false;
+#else
+  constexpr int kMaxDevices = 64;
+  static std::once_flag once[kMaxDevices];
+  static bool clusters[kMaxDevices];
+  if (device < 0 || device >= kMaxDevices) return false;
+  std::call_once(once[device], [&] { clusters[device] = sgemm_tune_kernels::device_launches_clusters(device); });
+  return clusters[device];
+#endif
+}
+
+// Whether the edge kernels of `table` take kOperandClusterSplit (interface 4) and `device`
+// launches clusters: then a split of K up to kMaxClusterSplit ways runs with no scale pass,
+// and the selection prices it so.
+inline bool cluster_split_allowed(const GpuTable &table, int device) {
+  return table.machine_code_interface >= 4 && launches_clusters(device);
+}
+
 // tile_resident_blocks of `kernel` on the current device, asked of the runtime once per
 // kernel and device and then remembered (the answer cannot change while the program runs):
 // a stream-K fast kernel's persistent blocks, an edge kernel's slots for its tail split.
@@ -202,9 +227,18 @@ cudaError_t launch_fast(const RowMajorGemm &g, int /*splits: the fast kernel doe
 // the GPU's resident blocks of that kernel say (kEdgeTailSplit: the tail split;
 // kEdgeFillSplit). With `raise_smem_limit` (kernels compiled into the program), that
 // kernel's shared-memory limit is raised first; a cubin's were raised as it was loaded.
+// `cluster_split`: the kernels take kOperandClusterSplit (this template's, or machine code
+// of interface 4), so that on a GPU that launches clusters a split of K few enough ways runs
+// as clusters, with no scale pass.
 inline cudaError_t launch_edge_bodies(const void *const *bodies, const SgemmTile &t, const RowMajorGemm &product,
-                                      int splits, bool raise_smem_limit, cudaStream_t stream) {
-  const sgemm_tune_kernels::EdgeLaunch e = sgemm_tune_kernels::edge_launch(t, product);
+                                      int splits, bool raise_smem_limit, bool cluster_split, cudaStream_t stream) {
+  sgemm_tune_kernels::EdgeLaunch e = sgemm_tune_kernels::edge_launch(t, product);
+  if (cluster_split) {
+    int device = 0;
+    const cudaError_t got = cudaGetDevice(&device);
+    if (got != cudaSuccess) return got;
+    if (launches_clusters(device)) e.operands |= sgemm_tune_kernels::kOperandClusterSplit;
+  }
   const void *kernel = bodies[e.body];
   cudaError_t status = raise_smem_limit ? sgemm_tune_kernels::set_tile_smem_limit(kernel, t) : cudaSuccess;
   int slots = 0;
@@ -226,7 +260,7 @@ cudaError_t launch_edges(const RowMajorGemm &g, int splits, cudaStream_t stream)
   static_assert(k::kEdgeBodyPlain == 0 && k::kEdgeBodyTransposedA == 1 && k::kEdgeBodyNarrow == 2 &&
                     k::kEdgeBodyTransposedANarrow == 3,
                 "the kernels above are listed in kEdgeBody* order");
-  return launch_edge_bodies(bodies, SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, true, stream);
+  return launch_edge_bodies(bodies, SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, true, true, stream);
 }
 
 template <SGEMM_TUNE_TILE_PARAMS>
@@ -238,7 +272,7 @@ cudaError_t launch_any(const RowMajorGemm &g, int splits, cudaStream_t stream) {
       reinterpret_cast<const void *>(&k::sgemm_double_buffered_any_transposed_a<SGEMM_TUNE_TILE_ARGS>),
       reinterpret_cast<const void *>(&k::sgemm_double_buffered_any_narrow<SGEMM_TUNE_TILE_ARGS>),
       reinterpret_cast<const void *>(&k::sgemm_double_buffered_any_transposed_a_narrow<SGEMM_TUNE_TILE_ARGS>)};
-  return launch_edge_bodies(bodies, SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, true, stream);
+  return launch_edge_bodies(bodies, SgemmTile{SGEMM_TUNE_TILE_ARGS}, g, splits, true, true, stream);
 }
 
 // Whether packing would change how the edge kernel reads the product (a transposed B, or
@@ -463,16 +497,17 @@ inline cudaError_t launch_cubin(const TunedKernel &k, LoadedCode &code, int devi
 // An entry's edge kernel, or its kernel of any operands where the product needs it (B
 // transposed), as machine code: the kernel of the body that runs `g`. `code` must be the
 // slot of that kernel (edges_code or any_code): it keeps whichever kernel it was first
-// loaded with. `edge_bodies`: the machine code is a kernel per body (edge_kernel_per_body).
-inline cudaError_t launch_edges_cubin(const TunedKernel &k, LoadedCode &code, bool edge_bodies, int device,
-                                      const RowMajorGemm &g, int splits, cudaStream_t stream) {
+// loaded with. `edge_bodies`: the machine code is a kernel per body (edge_kernel_per_body);
+// `cluster_split`: it takes kOperandClusterSplit (launch_edge_bodies).
+inline cudaError_t launch_edges_cubin(const TunedKernel &k, LoadedCode &code, bool edge_bodies, bool cluster_split,
+                                      int device, const RowMajorGemm &g, int splits, cudaStream_t stream) {
   const bool any = needs_any_kernel(g);
   if (any && splits == sgemm_tune_kernels::kEdgeTailSplit) return cudaErrorInvalidValue;  // it has none
   const void *kernels[sgemm_tune_kernels::kEdgeBodies] = {};
   const cudaError_t e = loaded_kernels(any ? k.any_cubin : k.edges_cubin, any ? k.any_symbol : k.edges_symbol,
                                        edge_bodies, k.shape.tile, code, device, kernels);
   if (e != cudaSuccess) return e;
-  return launch_edge_bodies(kernels, k.shape.tile, g, splits, false, stream);
+  return launch_edge_bodies(kernels, k.shape.tile, g, splits, false, cluster_split, stream);
 }
 
 // Which tunings a device uses, as CLBlast falls back: those of a GPU of its name and compute
@@ -571,6 +606,7 @@ struct Route {
   int timed = 0;
   double measured_ps = 0;  // its best time when it was timed, in picoseconds
   bool edge_bodies = true;  // the table's edge_kernel_per_body (cubin paths)
+  bool cluster_split = true;  // the table's edge kernels take kOperandClusterSplit (interface 4)
 };
 
 constexpr int kMaxEntries = 256;
@@ -684,6 +720,7 @@ inline void route_selection(const GpuTable &table, const sgemm_tune_kernels::Sel
   const TunedKernel &k = table.kernels[s.entry];
   out->kernel = &k;
   out->edge_bodies = edge_kernel_per_body(table);
+  out->cluster_split = table.machine_code_interface >= 4;
   out->splits = s.edges ? s.splits : 1;
   out->predicted_ps = s.predicted_ps;
   const auto use = [&](LoadedCode *code, const unsigned char *cubin, Path machine_code, Path from_source) {
@@ -728,7 +765,8 @@ inline cudaError_t choose_route(const GpuTable *gpus, int gpu_count, const RowMa
     // The selection rule reads shapes from a contiguous array.
     sgemm_tune_kernels::TunedShape shapes[kMaxEntries];
     const int n = table_shapes(table, shapes);
-    const sgemm_tune_kernels::Selection s = select_for_product(shapes, n, product, sms, tail_split_allowed(table));
+    const sgemm_tune_kernels::Selection s = select_for_product(shapes, n, product, sms, tail_split_allowed(table),
+                                                               cluster_split_allowed(table, out->device));
     if (s.entry >= 0) {
       out->rule = found.rule;
       route_selection(table, s, product, Packing::when_faster, out);
@@ -742,7 +780,8 @@ inline cudaError_t choose_route(const GpuTable *gpus, int gpu_count, const RowMa
     return sgemm_tune_kernels::shape_fits_tile_edges(sgemm_tune_kernels::kDefaultTile, g.M, g.N, 1)
                ? cudaSuccess
                : cudaErrorInvalidValue;
-  const sgemm_tune_kernels::Selection s = select_for_product(&kDefaultEntry, 1, product, sms);
+  const sgemm_tune_kernels::Selection s =
+      select_for_product(&kDefaultEntry, 1, product, sms, true, launches_clusters(out->device));
   if (s.entry < 0) return cudaErrorInvalidValue;  // beyond what the default tile's int arithmetic takes
   out->path = s.edges ? Path::default_edges : Path::default_fast;
   out->splits = s.splits;
@@ -905,7 +944,7 @@ inline cudaError_t launch_packed(const GpuTable *gpus, int gpu_count, const Rout
       r.path == Path::tuned_packed_cubin || r.path == Path::tuned_packed_transposed_cubin
           ? run_packed(g, k.shape.tile, scope, r.device, stream,
                        [&](const RowMajorGemm &p) {
-                         return launch_edges_cubin(k, *r.code, r.edge_bodies, r.device, p, r.splits, stream);
+                         return launch_edges_cubin(k, *r.code, r.edge_bodies, r.cluster_split, r.device, p, r.splits, stream);
                        })
           : run_packed(g, k.shape.tile, scope, r.device, stream,
                        [&](const RowMajorGemm &p) { return k.edges_source(p, r.splits, stream); });
@@ -918,8 +957,8 @@ inline cudaError_t launch_packed(const GpuTable *gpus, int gpu_count, const Rout
   if (table == nullptr || (any ? k.any_cubin : k.edges_cubin) == nullptr)
     return any ? k.any_source(g, r.splits, stream) : k.edges_source(g, r.splits, stream);
   const std::ptrdiff_t i = &k - table->kernels;
-  return launch_edges_cubin(k, any ? table->any_code[i] : table->edges_code[i], r.edge_bodies, r.device, g, r.splits,
-                            stream);
+  return launch_edges_cubin(k, any ? table->any_code[i] : table->edges_code[i], r.edge_bodies, r.cluster_split,
+                            r.device, g, r.splits, stream);
 }
 
 // Runs the product `g` (check_gemm said `run`, alpha is not 0) as route `r` says.
@@ -929,10 +968,10 @@ inline cudaError_t launch_route(const GpuTable *gpus, int gpu_count, const Route
     case Path::tuned_cubin: return launch_cubin(*r.kernel, *r.code, r.device, g, stream);
     case Path::tuned_source: return r.kernel->source(g, 1, stream);
     case Path::tuned_edges_cubin:
-      return launch_edges_cubin(*r.kernel, *r.code, r.edge_bodies, r.device, g, r.splits, stream);
+      return launch_edges_cubin(*r.kernel, *r.code, r.edge_bodies, r.cluster_split, r.device, g, r.splits, stream);
     case Path::tuned_edges_source: return r.kernel->edges_source(g, r.splits, stream);
     case Path::tuned_any_cubin:
-      return launch_edges_cubin(*r.kernel, *r.code, r.edge_bodies, r.device, g, r.splits, stream);
+      return launch_edges_cubin(*r.kernel, *r.code, r.edge_bodies, r.cluster_split, r.device, g, r.splits, stream);
     case Path::tuned_any_source: return r.kernel->any_source(g, r.splits, stream);
     case Path::tuned_packed_cubin:
     case Path::tuned_packed_source:
@@ -1026,7 +1065,8 @@ inline cudaError_t measure_route(const GpuTable *gpus, int gpu_count, const RowM
   const int n = table_shapes(*found.table, shapes);
   sgemm_tune_kernels::Selection picks[kMeasuredCandidates];
   const int selections =
-      select_candidates(shapes, n, product, sms, picks, kMeasuredCandidates, tail_split_allowed(*found.table));
+      select_candidates(shapes, n, product, sms, picks, kMeasuredCandidates, tail_split_allowed(*found.table),
+                        cluster_split_allowed(*found.table, start.device));
   if (selections == 0) return cudaSuccess;
   // Each selection on the kernel kernel_kind predicts, and the first also on the others
   // (measured_kinds).
@@ -1176,7 +1216,8 @@ inline cudaError_t route_choice(const GpuTable *gpus, int gpu_count, const RowMa
   const int n = edges ? splits : 1;
   const sgemm_tune_kernels::Selection s{sgemm_tune_kernels::SelectKind::predicted, entry, edges, n,
                                         sgemm_tune_kernels::predict_time(shape, g.M, g.N, g.K, sms, edges, n,
-                                                                         sgemm_tune_kernels::split_adds(edge.operands))};
+                                                                         sgemm_tune_kernels::split_adds(edge.operands),
+                                                                         cluster_split_allowed(*found.table, out->device))};
   out->rule = found.rule;
   route_selection(*found.table, s, product, packing, out);
   // The kernel of any operands has no tail split, nor the machine code of an older header.

@@ -13,7 +13,8 @@
 //                              call times the best-ranked kernels (on C itself at beta 0, on
 //                              a copy otherwise) before it runs
 //   sgemm_blas_check edges     the edge variant of every tuned entry of this GPU, launched
-//                              directly (K whole, split 3 ways, and the tail split), over odd
+//                              directly (K whole, split 3 ways, and the tail split; split 4
+//                              and 8 ways leaving some parts no slices), over odd
 //                              shapes with 16-byte aligned rows and not, against
 //                              cublasSgemm; then with the operands packed first, every
 //                              one or (B transposed) the transposed one alone
@@ -503,6 +504,24 @@ void run_edges() {
                    Case{Layout::RowMajor, a, Op::NoTrans, s.M, s.N, s.K, 0, 0, beta, entry,
                         sgemm_tune_kernels::kEdgeTailSplit, true, Packing::never},
                    rng);
+  // Splits of K that some parts get no slices of (split_k_range: K of 5 and 9 slices split 4
+  // and 8 ways), which run as clusters on a GPU that launches them (kOperandClusterSplit):
+  // every block of a cluster, one without slices too, must meet its barrier. Every op pair,
+  // rows aligned or not.
+  for (int entry = 0; entry < table->count; ++entry) {
+    const int bk = table->kernels[entry].shape.tile.BK;
+    for (int slices : {5, 9})
+      for (int splits : {4, 8})
+        for (Layout l : kLayouts)
+          for (Op a : kOps)
+            for (Op b : kOps)
+              for (bool aligned : {true, false})
+                for (float beta : {0.0f, 0.5f})
+                  run_case(h,
+                           Case{l, a, b, 127, 129, slices * bk - 3, aligned ? 0 : 3, aligned ? 0 : 1, beta, entry,
+                                splits, aligned, Packing::never},
+                           rng);
+  }
   // The workspaces' memory handed back (sgemm_tune::release_workspaces) between packed
   // products: the next ones take it again.
   const cudaError_t released = sgemm_tune::release_workspaces();

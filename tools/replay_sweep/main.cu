@@ -5,7 +5,7 @@
 // set the geometric means of cuBLAS time / chosen time and of the oracle's, so that a change
 // of the selection's model is judged on thousands of measured choices before a GPU run.
 //   replay_sweep SWEEP.csv [--quiet] [--measured N] [--sets SET,SET...] [--min SET=PERCENT ...]
-//                [--no-tail-split]
+//                [--no-tail-split] [--cluster-split]
 // --measured: replay a header that measures its choice (sgemm_tune::Dispatch::measured): of
 // the N kernels the selection ranks fastest (and the first one's other ways of packing,
 // measured_kinds), the one the sweep measured fastest.
@@ -14,6 +14,9 @@
 // --min: exit 1 when the choice made now reaches less than PERCENT of cuBLAS (geometric mean)
 // on set SET, or when a problem's choice was never swept: a guard against a change of the
 // model that makes its choices worse on measured data.
+// --cluster-split: the selection of a GPU and machine code that split K up to
+// kMaxClusterSplit ways as clusters, with no scale pass (kOperandClusterSplit): for a sweep
+// of kernels that did so.
 // --no-tail-split: the selection without the edge kernel's tail split (splits 0), as it chose
 // before it had one; a sweep that holds no tail split is replayed so anyway. A sweep that never
 // timed a transposed B packed alone (kernel "packed-transposed") is replayed without that path.
@@ -114,7 +117,7 @@ double geometric_mean(const std::vector<double> &v) {
 int main(int argc, char **argv) {
   const auto usage = [] {
     std::fprintf(stderr, "usage: replay_sweep SWEEP.csv [--quiet] [--measured N] [--sets SET,SET...] "
-                         "[--min SET=PERCENT ...] [--no-tail-split]\n");
+                         "[--min SET=PERCENT ...] [--no-tail-split] [--cluster-split]\n");
     return 2;
   };
   if (argc < 2) return usage();
@@ -123,12 +126,15 @@ int main(int argc, char **argv) {
   std::map<std::string, double> minimum;  // percent of cuBLAS, by set
   std::set<std::string> only;              // --sets; empty: every set
   bool no_tail_split = false;              // the selection as it was before the tail split
+  bool cluster_split = false;              // splits of K as clusters, priced without the scale pass
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--quiet") {
       quiet = true;
     } else if (arg == "--no-tail-split") {
       no_tail_split = true;
+    } else if (arg == "--cluster-split") {
+      cluster_split = true;
     } else if (arg == "--measured" && i + 1 < argc) {
       char *end = nullptr;
       const long n = std::strtol(argv[++i], &end, 10);
@@ -238,7 +244,7 @@ int main(int argc, char **argv) {
     k::Selection candidates[rt::kMaxMeasuredCandidates];
     const int found =
         rt::select_candidates(entries.data(), static_cast<int>(entries.size()), product, sms, candidates, measured,
-                              sweep_has_tail_split && !no_tail_split);
+                              sweep_has_tail_split && !no_tail_split, cluster_split);
     const auto kind_of = [&](const k::Selection &c) {
       return kind_name(
           rt::kernel_kind(c, entries[c.entry].tile, product, rt::Packing::when_faster, true, sweep_has_transposed));

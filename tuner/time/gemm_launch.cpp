@@ -17,6 +17,7 @@ CandidateKernel::CandidateKernel(const CompiledKernel &compiled)
   if (e == cudaErrorInvalidConfiguration)
     throw CudaError("a stream-K kernel that no SM can hold (0 resident blocks) cannot be launched", e);
   SGEMM_CUDA_CHECK(e);
+  clusters_ = sgemm_tune_kernels::device_launches_clusters(device);
   for (const CompanionKernel &c : compiled.companions) {
     EdgeKernel edge{c.variant, LoadedKernel::load(c.cubin, c.lowered_name), {}, {}};
     for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body) {
@@ -52,8 +53,10 @@ void CandidateKernel::launch(const GemmArgs &a, cudaStream_t stream) const {
   if (!edge) throw std::logic_error("shape " + a.shape.to_string() + " needs an edge kernel the candidate lacks");
   // As sgemm_tuned launches it for an exact match (launch_edge_bodies): the product and body
   // edge_launch picks, the edge kernel's tail split (which the kernel of any operands lacks:
-  // it splits K to fill the GPU instead), over that kernel's resident blocks.
-  const sgemm_tune_kernels::EdgeLaunch e = sgemm_tune_kernels::edge_launch(tile_, g);
+  // it splits K to fill the GPU instead, as clusters where it splits few enough ways), over
+  // that kernel's resident blocks.
+  sgemm_tune_kernels::EdgeLaunch e = sgemm_tune_kernels::edge_launch(tile_, g);
+  if (clusters_) e.operands |= sgemm_tune_kernels::kOperandClusterSplit;
   const int splits = sgemm_tune_kernels::tile_kernel_splits(variant == KernelVariant::edges
                                                                 ? sgemm_tune_kernels::TileKernel::edges
                                                                 : sgemm_tune_kernels::TileKernel::any);

@@ -50,6 +50,7 @@ class CandidateKernel {
   LoadedKernel kernel_;
   SgemmTile tile_;
   int persistent_blocks_ = 0;  // tile_persistent_blocks: the grid of a stream-K launch
+  bool clusters_ = false;      // the GPU launches clusters: a split of K may run as clusters
   std::vector<EdgeKernel> edge_kernels_;
 };
 

@@ -15,7 +15,10 @@
 // the GPU (`any_fill`, kEdgeFillSplit: it has no tail split), cuBLAS on the same operands;
 // edge1 is compiled but not timed. EB_FORM (at compile) names another kernel for the edge4
 // form (sgemm_double_buffered_any_narrow, say) and EB_OPERANDS (at run) adds kOperand* bits
-// to every edge launch (32, kOperandNarrowAB, for the narrow bodies).
+// to every edge launch (32, kOperandNarrowAB, for the narrow bodies). EB_SPLITS="2,4,8"
+// (at run) times the edge kernel split each of those ways twice instead of its other forms:
+// `p<s>`, after the scale pass, adding parts atomically into the C it prepared; `c<s>`, as
+// clusters of the splits (kOperandClusterSplit), with no scale pass.
 //
 //   edge_bodies compile TEMPLATE_DIR CUBIN_DIR "BM,BN,BK,WM,WN,WNITER,TM,TN,STAGES,PREFETCH,STREAMK" ...
 //   edge_bodies run CUBIN_DIR TILE ...
@@ -139,6 +142,7 @@ struct Entry {  // one timed launch form
   int splits;  // 1, or sk::kEdgeTailSplit; -100: the fast kernel
   std::vector<double> ms;
   double error = 0;
+  int operands = 0;  // kOperand* bits beside EB_OPERANDS
 };
 
 static std::string tile_text(const sk::SgemmTile &t) {
@@ -327,6 +331,17 @@ int main(int argc, char **argv) {
           entries.push_back({"v_any", &ks[4], 1, {}, 0});
           entries.push_back({"v_any_fill", &ks[4], sk::kEdgeFillSplit, {}, 0});
         }
+      } else if (const char *splits_env = std::getenv("EB_SPLITS")) {
+        entries.clear();
+        entries.push_back({"edge4", &ks[2], 1, {}, 0});
+        std::istringstream in(splits_env);
+        for (std::string item; std::getline(in, item, ',');) {
+          const int s = std::atoi(item.c_str());
+          if (!sk::k_split_fits(tiles[i], K, s)) continue;
+          entries.push_back({"p" + item, &ks[2], s, {}, 0});
+          entries.push_back({"c" + item, &ks[2], s, {}, 0, sk::kOperandClusterSplit});
+        }
+        entries.push_back({"edge4_tail", &ks[2], sk::kEdgeTailSplit, {}, 0});
       } else {
         entries.push_back({"edge4", &ks[2], 1, {}, 0});
         entries.push_back({"edge1", &ks[3], 1, {}, 0});
@@ -348,8 +363,8 @@ int main(int argc, char **argv) {
         if (any_mode)
           return sk::launch_tile_edges(k.fn, k.tile, en.splits, M, N, K, alpha, A, K, Bt, K, beta, C, N,
                                        sk::kOperandTransB | extra_operands, 0, k.slots);
-        return sk::launch_tile_edges(k.fn, k.tile, en.splits, M, N, K, alpha, A, K, B, N, beta, C, N, extra_operands,
-                                     0, k.slots);
+        return sk::launch_tile_edges(k.fn, k.tile, en.splits, M, N, K, alpha, A, K, B, N, beta, C, N,
+                                     extra_operands | en.operands, 0, k.slots);
       };
       // Each result checked against cuBLAS over a C of NaN (beta 0 must not read it).
       for (auto &en : entries) {
