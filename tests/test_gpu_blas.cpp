@@ -204,8 +204,9 @@ TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
   // pairs x 3 launches x 2 betas, and the transposed B alone packed: 3 entries x 2 shapes x 2
   // layouts x 3 launches x 2 betas, and the thin aligned shape: 3 entries x 2 layouts x 4 op
   // pairs x 3 launches x 2 betas, and the tail split's whole waves with a split last wave:
-  // 3 entries x 2 shapes x 2 orientations of A x 2 betas.
-  EXPECT_EQ(edge_cases.size(), 1728u + 288u + 72u + 144u + 24u);
+  // 3 entries x 2 shapes x 2 orientations of A x 2 betas, and splits that leave some parts
+  // no slices: 3 entries x 2 Ks x 2 splits x 2 layouts x 4 op pairs x aligned or not x 2 betas.
+  EXPECT_EQ(edge_cases.size(), 1728u + 288u + 72u + 144u + 24u + 384u);
   // Each entry's two edge kernels ran: the one for plain operands and the one for any; and
   // the edge kernel after packing, every operand or the transposed one alone. The kernel of
   // any operands, asked for a tail split, which it does not have, refused it and left C
