@@ -11,6 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
 T0=$(date +%s)
+xz -dkf .device/ho_cluster.xz .device/ho_pass.xz && chmod +x .device/ho_cluster .device/ho_pass
 { date -u; echo "tree $(cat .device/COMMIT)"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv; } | tee "$OUT/gpu.txt"
 for round in 1 2; do
