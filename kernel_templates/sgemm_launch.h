@@ -166,11 +166,12 @@ inline bool edge_body_symbol(const char *plain, int body, char *out, int size) {
 // this kernel; at least 1, else cudaErrorInvalidValue), the scale pass first when they
 // split; the other launches ignore slots. With kOperandClusterSplit in `operands` (which
 // only a caller whose GPU launches clusters and whose kernel takes the bit sets), a split
-// that cluster_split_fits (the fill split's too) runs as clusters of its splits, with no
-// scale pass; any other launch drops the bit.
+// that cluster_split_fits on `sms` SMs (the fill split's too) runs as clusters of its splits,
+// with no scale pass; any other launch drops the bit.
 inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int splits, int M, int N, int K,
                                      float alpha, const float *A, int lda, const float *B, int ldb, float beta,
-                                     float *C, int ldc, int operands, cudaStream_t stream, int slots = 0) {
+                                     float *C, int ldc, int operands, cudaStream_t stream, int slots = 0,
+                                     int sms = 0) {
   const dim3 block(static_cast<unsigned>(tile_threads(t)));
   if (splits == kEdgeFillSplit) {
     if (K > 0 && slots < 1) return cudaErrorInvalidValue;
@@ -188,7 +189,7 @@ inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int
     scale_y = 1u;
   }
   const bool cluster = (operands & kOperandClusterSplit) && K > 0 && splits != kEdgeTailSplit &&
-                       cluster_split_fits(splits);
+                       cluster_split_fits(splits, static_cast<long long>(plan.grid_x) * plan.grid_y, sms);
   if (!cluster) operands &= ~kOperandClusterSplit;
   if ((plan.prepare && !cluster) || K == 0) {
     int scale = operands | kOperandScalePass;
@@ -233,12 +234,13 @@ static_assert(edge_split_needs_slots(kEdgeTailSplit, 1) && edge_split_needs_slot
 
 // launch_tile_edges for the launch edge_launch made: `kernel` must be the kernel of
 // `e.body` (the tile's kernel for that body, its shared-memory limit raised), `slots` its
-// resident blocks where edge_split_needs_slots says they are needed.
+// resident blocks where edge_split_needs_slots says they are needed, `sms` the GPU's SMs
+// where e.operands asks for clusters.
 inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int splits, const EdgeLaunch &e,
-                                     cudaStream_t stream, int slots) {
+                                     cudaStream_t stream, int slots, int sms = 0) {
   const RowMajorGemm &g = e.g;
   return launch_tile_edges(kernel, t, splits, g.M, g.N, g.K, g.alpha, g.A, g.lda, g.B, g.ldb, g.beta, g.C, g.ldc,
-                           e.operands, stream, slots);
+                           e.operands, stream, slots, sms);
 }
 
 }  // namespace sgemm_tune_kernels

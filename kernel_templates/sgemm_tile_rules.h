@@ -352,10 +352,15 @@ enum : int { kMaxSplitK = 64 };
 // every GPU with clusters launches (a larger one must be allowed kernel by kernel).
 enum : int { kMaxClusterSplit = 8 };
 
-// Whether a split of K `splits` ways (kEdgeTailSplit and kEdgeFillSplit resolved) may run as
-// clusters. A split of K otherwise needs the scale pass, a second launch, which cost a small
-// product about as much as its kernel (bench/NOTES.md, session 31).
-SGEMM_TUNE_HD constexpr bool cluster_split_fits(int splits) { return splits >= 2 && splits <= kMaxClusterSplit; }
+// Whether a split of K `splits` ways (kEdgeTailSplit and kEdgeFillSplit resolved) over
+// `tiles` output tiles runs as clusters on a GPU of `sms` SMs: at most kMaxClusterSplit ways,
+// and no more blocks than SMs. A split of K otherwise needs the scale pass, a second launch,
+// whose host time (5 us on the H200's machine) a small product pays beside its own. Split the
+// same ways over more blocks, clusters ran up to 1.5x slower than the scale pass's launches
+// (1000^3 split 3 ways, 384 blocks on 132 SMs: bench/results/2026-12-04-h200-cluster-split).
+SGEMM_TUNE_HD constexpr bool cluster_split_fits(int splits, long long tiles, int sms) {
+  return splits >= 2 && splits <= kMaxClusterSplit && tiles >= 1 && tiles * splits <= sms;
+}
 
 // The K slices of BK that split `z` of `splits` takes: [begin, end), an even share of
 // ceil(K / BK), empty for splits past the end.

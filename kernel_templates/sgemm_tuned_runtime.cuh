@@ -141,29 +141,36 @@ inline bool tail_split_allowed(const GpuTable &table) {
 // interface 3, one kernel ran every body.
 inline bool edge_kernel_per_body(const GpuTable &table) { return table.machine_code_interface >= 3; }
 
-// Whether `device` launches clusters (sgemm_launch.h's device_launches_clusters), asked of
-// the runtime once per device. A program built with SGEMM_TUNE_NO_CLUSTER_SPLIT defined
-// splits K as before clusters, after a scale pass (and its selection prices splits so): an
-// escape hatch, and how the shapes benchmark pairs the two.
-inline bool launches_clusters(int device) {
+// The SM count of `device` where it launches clusters (sgemm_launch.h's
+// device_launches_clusters), else 0: what a split of K as clusters needs (cluster_split_fits),
+// asked of the runtime once per device. A program built with SGEMM_TUNE_NO_CLUSTER_SPLIT
+// defined splits K as before clusters, after a scale pass (and its selection prices splits
+// so): an escape hatch, and how the shapes benchmark pairs the two.
+inline int cluster_sms(int device) {
 #ifdef SGEMM_TUNE_NO_CLUSTER_SPLIT
   (void)device;
-  return false;
+  return 0;
 #else
   constexpr int kMaxDevices = 64;
   static std::once_flag once[kMaxDevices];
-  static bool clusters[kMaxDevices];
-  if (device < 0 || device >= kMaxDevices) return false;
-  std::call_once(once[device], [&] { clusters[device] = sgemm_tune_kernels::device_launches_clusters(device); });
-  return clusters[device];
+  static int sms[kMaxDevices];
+  if (device < 0 || device >= kMaxDevices) return 0;
+  std::call_once(once[device], [&] {
+    int count = 0;
+    sms[device] = sgemm_tune_kernels::device_launches_clusters(device) &&
+                          cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) == cudaSuccess
+                      ? count
+                      : 0;
+  });
+  return sms[device];
 #endif
 }
 
 // Whether the edge kernels of `table` take kOperandClusterSplit (interface 4) and `device`
-// launches clusters: then a split of K up to kMaxClusterSplit ways runs with no scale pass,
-// and the selection prices it so.
+// launches clusters: then a split of K that cluster_split_fits runs with no scale pass, and
+// the selection prices it so.
 inline bool cluster_split_allowed(const GpuTable &table, int device) {
-  return table.machine_code_interface >= 4 && launches_clusters(device);
+  return table.machine_code_interface >= 4 && cluster_sms(device) > 0;
 }
 
 // tile_resident_blocks of `kernel` on the current device, asked of the runtime once per
@@ -233,11 +240,13 @@ cudaError_t launch_fast(const RowMajorGemm &g, int /*splits: the fast kernel doe
 inline cudaError_t launch_edge_bodies(const void *const *bodies, const SgemmTile &t, const RowMajorGemm &product,
                                       int splits, bool raise_smem_limit, bool cluster_split, cudaStream_t stream) {
   sgemm_tune_kernels::EdgeLaunch e = sgemm_tune_kernels::edge_launch(t, product);
+  int sms = 0;
   if (cluster_split) {
     int device = 0;
     const cudaError_t got = cudaGetDevice(&device);
     if (got != cudaSuccess) return got;
-    if (launches_clusters(device)) e.operands |= sgemm_tune_kernels::kOperandClusterSplit;
+    sms = cluster_sms(device);
+    if (sms > 0) e.operands |= sgemm_tune_kernels::kOperandClusterSplit;
   }
   const void *kernel = bodies[e.body];
   cudaError_t status = raise_smem_limit ? sgemm_tune_kernels::set_tile_smem_limit(kernel, t) : cudaSuccess;
@@ -245,7 +254,7 @@ inline cudaError_t launch_edge_bodies(const void *const *bodies, const SgemmTile
   if (status == cudaSuccess && sgemm_tune_kernels::edge_split_needs_slots(splits, e.g.K))
     status = resident_blocks(kernel, t, &slots);
   if (status != cudaSuccess) return status;
-  return sgemm_tune_kernels::launch_tile_edges(kernel, t, splits, e, stream, slots);
+  return sgemm_tune_kernels::launch_tile_edges(kernel, t, splits, e, stream, slots, sms);
 }
 
 // The edge kernel (plain B) and the kernel of any operands (B transposed), from source.
@@ -781,7 +790,7 @@ inline cudaError_t choose_route(const GpuTable *gpus, int gpu_count, const RowMa
                ? cudaSuccess
                : cudaErrorInvalidValue;
   const sgemm_tune_kernels::Selection s =
-      select_for_product(&kDefaultEntry, 1, product, sms, true, launches_clusters(out->device));
+      select_for_product(&kDefaultEntry, 1, product, sms, true, cluster_sms(out->device) > 0);
   if (s.entry < 0) return cudaErrorInvalidValue;  // beyond what the default tile's int arithmetic takes
   out->path = s.edges ? Path::default_edges : Path::default_fast;
   out->splits = s.splits;

@@ -278,7 +278,7 @@ inline double predict_time_at(const TunedShape &e, double ps_per_unit, long long
   // Split as clusters (cluster_split_fits): split 0 stores C as an unsplit tile does, and the
   // others, waiting on it, add theirs. Otherwise the scale pass first, a launch, then every
   // split adding all of C once.
-  if (splits > 1 && cluster_split && cluster_split_fits(splits))
+  if (splits > 1 && cluster_split && cluster_split_fits(splits, tiles_over(M, N, e.tile), sms))
     time += 4.0 * static_cast<double>(M) * static_cast<double>(N) * splits / rate;
   else if (splits > 1)
     time += kLaunchPs + 4.0 * static_cast<double>(M) * static_cast<double>(N) * (splits + 2) / rate;
@@ -300,7 +300,7 @@ inline bool k_split_fits(const SgemmTile &t, long long K, int splits) {
 // edge kernel with K split `splits` ways (kEdgeTailSplit: the tail split; kEdgeFillSplit: the split
 // that fills the GPU, at the entry's residency), adding its parts as `adds`
 // says, when `edges`, else the fast kernel (splits 1). `cluster_split`: a split of K that
-// cluster_split_fits runs as clusters, with no scale pass (kOperandClusterSplit).
+// cluster_split_fits on these SMs runs as clusters, with no scale pass (kOperandClusterSplit).
 inline double predict_time(const TunedShape &e, long long M, long long N, long long K, int sms, bool edges,
                            int splits, SplitAdds adds, bool cluster_split = false) {
   return detail::predict_time_at(e, detail::unit_ps(e, sms), M, N, K, sms, edges, splits, adds, cluster_split);

@@ -393,29 +393,36 @@ TEST(SelectKernel, PredictionCountsPaddingWavesAndSplits) {
 }
 
 // A split of K run as clusters (kOperandClusterSplit) has no scale pass, a launch, to pay
-// for: up to kMaxClusterSplit ways it is predicted cheaper than the same split with one, the
-// same beyond; and a small product that K does not make worth splitting with the scale
-// pass is split so.
+// for: up to kMaxClusterSplit ways and a block an SM it is predicted cheaper than the same
+// split with one, the same beyond; and a small product that K does not make worth splitting
+// with the scale pass is split so.
 TEST(SelectKernel, ClusterSplitsSkipTheScalePass) {
+  using sgemm_tune_kernels::cluster_split_fits;
   using sgemm_tune_kernels::predict_time;
   using sgemm_tune_kernels::TunedShape;
   const TunedShape entries[] = {{4096, 4096, 4096, kSeedTile, 95.0, 45.0}};
+  // 256 x 256 is 8 seed tiles (128 x 64): up to 16 ways fill 132 SMs a block each.
   for (int splits : {2, 3, 4, 6, 8}) {
-    EXPECT_TRUE(sgemm_tune_kernels::cluster_split_fits(splits));
+    EXPECT_TRUE(cluster_split_fits(splits, 8, 132));
     EXPECT_LT(predict_time(entries[0], 256, 256, 2048, 132, true, splits, kVector, true),
               predict_time(entries[0], 256, 256, 2048, 132, true, splits, kVector, false) - 3.0e6)
         << splits;
   }
   for (int splits : {1, 12, 64}) {
-    EXPECT_FALSE(sgemm_tune_kernels::cluster_split_fits(splits) && splits != 1);
+    EXPECT_FALSE(cluster_split_fits(splits, 8, 132));
     EXPECT_DOUBLE_EQ(predict_time(entries[0], 256, 256, 2048, 132, true, splits, kVector, true),
                      predict_time(entries[0], 256, 256, 2048, 132, true, splits, kVector, false))
         << splits;
   }
-  EXPECT_FALSE(sgemm_tune_kernels::cluster_split_fits(1));
-  EXPECT_FALSE(sgemm_tune_kernels::cluster_split_fits(sgemm_tune_kernels::kMaxClusterSplit + 1));
-  // 256 x 128 x 64 on the seed tile (128 x 64): 4 tiles, 4 K slices. With the scale pass
-  // no split pays; as clusters one does.
+  // More blocks than SMs: the scale pass, priced so. 1024 x 1024 is 128 seed tiles.
+  EXPECT_FALSE(cluster_split_fits(2, 128, 132));
+  EXPECT_TRUE(cluster_split_fits(2, 66, 132));
+  EXPECT_FALSE(cluster_split_fits(2, 67, 132));
+  EXPECT_DOUBLE_EQ(predict_time(entries[0], 1024, 1024, 1024, 132, true, 2, kVector, true),
+                   predict_time(entries[0], 1024, 1024, 1024, 132, true, 2, kVector, false));
+  EXPECT_FALSE(cluster_split_fits(sgemm_tune_kernels::kMaxClusterSplit + 1, 1, 132));
+  // 256 x 128 x 64 on the seed tile: 4 tiles, 4 K slices. With the scale pass no split
+  // pays; as clusters one does.
   sgemm_tune_kernels::Selection with_pass{}, with_clusters{};
   ASSERT_EQ(sgemm_tune_kernels::select_kernels(entries, 1, 256, 128, 64, kNoFastReads, 132, kVector, &with_pass, 1,
                                                false, false),
@@ -424,7 +431,7 @@ TEST(SelectKernel, ClusterSplitsSkipTheScalePass) {
                                                &with_clusters, 1, false, true),
             1);
   EXPECT_EQ(with_pass.splits, 1);
-  EXPECT_TRUE(sgemm_tune_kernels::cluster_split_fits(with_clusters.splits)) << with_clusters.splits;
+  EXPECT_TRUE(cluster_split_fits(with_clusters.splits, 4, 132)) << with_clusters.splits;
 }
 
 // Packing pays where the product is large against its operands (it is read K times over),

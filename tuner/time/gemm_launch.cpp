@@ -17,7 +17,8 @@ CandidateKernel::CandidateKernel(const CompiledKernel &compiled)
   if (e == cudaErrorInvalidConfiguration)
     throw CudaError("a stream-K kernel that no SM can hold (0 resident blocks) cannot be launched", e);
   SGEMM_CUDA_CHECK(e);
-  clusters_ = sgemm_tune_kernels::device_launches_clusters(device);
+  if (sgemm_tune_kernels::device_launches_clusters(device))
+    SGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&cluster_sms_, cudaDevAttrMultiProcessorCount, device));
   for (const CompanionKernel &c : compiled.companions) {
     EdgeKernel edge{c.variant, LoadedKernel::load(c.cubin, c.lowered_name), {}, {}};
     for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body) {
@@ -56,12 +57,13 @@ void CandidateKernel::launch(const GemmArgs &a, cudaStream_t stream) const {
   // it splits K to fill the GPU instead, as clusters where it splits few enough ways), over
   // that kernel's resident blocks.
   sgemm_tune_kernels::EdgeLaunch e = sgemm_tune_kernels::edge_launch(tile_, g);
-  if (clusters_) e.operands |= sgemm_tune_kernels::kOperandClusterSplit;
+  if (cluster_sms_ > 0) e.operands |= sgemm_tune_kernels::kOperandClusterSplit;
   const int splits = sgemm_tune_kernels::tile_kernel_splits(variant == KernelVariant::edges
                                                                 ? sgemm_tune_kernels::TileKernel::edges
                                                                 : sgemm_tune_kernels::TileKernel::any);
   SGEMM_CUDA_CHECK(sgemm_tune_kernels::launch_tile_edges(reinterpret_cast<const void *>(edge->bodies[e.body]), tile_,
-                                                         splits, e, stream, edge->resident_blocks[e.body]));
+                                                         splits, e, stream, edge->resident_blocks[e.body],
+                                                         cluster_sms_));
 }
 
 int CandidateKernel::runtime_blocks_per_sm() const {

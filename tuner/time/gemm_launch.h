@@ -50,7 +50,8 @@ class CandidateKernel {
   LoadedKernel kernel_;
   SgemmTile tile_;
   int persistent_blocks_ = 0;  // tile_persistent_blocks: the grid of a stream-K launch
-  bool clusters_ = false;      // the GPU launches clusters: a split of K may run as clusters
+  int cluster_sms_ = 0;        // the GPU's SMs where it launches clusters (a split of K may run as
+                               // clusters, cluster_split_fits), else 0
   std::vector<EdgeKernel> edge_kernels_;
 };
 

@@ -18,7 +18,7 @@
 // to every edge launch (32, kOperandNarrowAB, for the narrow bodies). EB_SPLITS="2,4,8"
 // (at run) times the edge kernel split each of those ways twice instead of its other forms:
 // `p<s>`, after the scale pass, adding parts atomically into the C it prepared; `c<s>`, as
-// clusters of the splits (kOperandClusterSplit), with no scale pass.
+// clusters of the splits (kOperandClusterSplit), with no scale pass, however many blocks.
 //
 //   edge_bodies compile TEMPLATE_DIR CUBIN_DIR "BM,BN,BK,WM,WN,WNITER,TM,TN,STAGES,PREFETCH,STREAMK" ...
 //   edge_bodies run CUBIN_DIR TILE ...
@@ -364,7 +364,7 @@ int main(int argc, char **argv) {
           return sk::launch_tile_edges(k.fn, k.tile, en.splits, M, N, K, alpha, A, K, Bt, K, beta, C, N,
                                        sk::kOperandTransB | extra_operands, 0, k.slots);
         return sk::launch_tile_edges(k.fn, k.tile, en.splits, M, N, K, alpha, A, K, B, N, beta, C, N,
-                                     extra_operands | en.operands, 0, k.slots);
+                                     extra_operands | en.operands, 0, k.slots, en.operands ? 1 << 20 : 0);
       };
       // Each result checked against cuBLAS over a C of NaN (beta 0 must not read it).
       for (auto &en : entries) {
