@@ -39,7 +39,8 @@
 // (sgemm_tuned_runtime.cuh packs a transposed B into a workspace, or runs the kernel of any
 // operands). Neither runs the fast kernel's stream-K, whatever the tile's STREAMK. Both may
 // split K over the grid's z dimension, after a scale pass (kOperandScalePass) that sets
-// C = beta C, launched as tile_edges_launch_plan says:
+// C = beta C, or as clusters of a tile's splits with none (kOperandClusterSplit), launched
+// as tile_edges_launch_plan and launch_tile_edges say:
 //   grid = (ceil(N / BN), ceil(M / BM), splits), the tile's block and dynamic shared memory;
 // and the edge kernel may run the tail split instead (kOperandTailSplit,
 // tile_edges_tail_split): the tiles of whole waves of resident blocks whole, the last
@@ -265,8 +266,19 @@ __device__ __forceinline__ void cp_async_wait() {
 // The barrier of a split of K run as clusters (kOperandClusterSplit, a cluster a tile, its
 // blocks its splits): it orders the stores of split 0 before the other splits' additions.
 // Split 0 fences its stores at the GPU's scope before it arrives, so that the additions,
-// atomics performed in L2, follow them there. Compute capability 9.0 and newer; the launch
-// sets the bit nowhere else.
+// atomics performed in L2, follow them there. cluster_blocks: the blocks of this block's
+// cluster. Compute capability 9.0 and newer; the launch sets the bit only for code compiled
+// for it (a program's own kernels are asked: launch_edge_bodies in sgemm_tuned_runtime.cuh).
+__device__ __forceinline__ unsigned cluster_blocks() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  unsigned blocks;
+  asm volatile("mov.u32 %0, %%cluster_nctarank;\n" : "=r"(blocks));
+  return blocks;
+#else
+  return 1;
+#endif
+}
+
 __device__ __forceinline__ void cluster_barrier() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
@@ -900,7 +912,8 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   };
 
   // alpha * threadResults (+ beta * C) into the tile's part of C, or, for a tile split
-  // along K, alpha * threadResults added atomically to C that the prepare pass scaled.
+  // along K, alpha * threadResults added atomically to C that the prepare pass scaled (or
+  // that split 0 of the tile's cluster stored: kOperandClusterSplit).
   auto epilogue = [&](int tileRow, int tileCol, bool accumulate) {
     float *cWarp = C + static_cast<long long>(tileRow * BM + place.warpRow * WM) * ldc + tileCol * BN +
                    place.warpCol * WN;
@@ -1070,7 +1083,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 
   if constexpr (kEdges) {
     // A split of K (grid z > 1) adds its slices' part into C, which the scale pass set to
-    // beta C; a split left without slices has nothing to add. One piece of work a block: a
+    // beta C (or split 0 stored, below); a split left without slices has nothing to add. One piece of work a block: a
     // loop over pieces, as the fast kernel's stream-K runs, kept the main loop's invariants
     // live across it (nvcc sm_90: 144 -> 168 registers and spills at 64 x 128 x 32).
     int tileRow = blockIdx.y, tileCol = blockIdx.x;
@@ -1091,6 +1104,9 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     // where split 0 arrives once its stores are fenced. Every block arrives once, one
     // without slices too. No scale pass, a second launch, has run before.
     const bool clusterSplit = !tailSplit && (operands & kOperandClusterSplit) && gridDim.z > 1;
+    // Launched without clusters (each block its own cluster), the barrier would wait for
+    // nobody and the splits would race: a trap instead.
+    if (clusterSplit && detail::cluster_blocks() != gridDim.z) __trap();
     const bool firstOfCluster = clusterSplit && blockIdx.z == 0;
     if (r.begin == r.end) {
       if (clusterSplit) detail::cluster_barrier();

@@ -159,15 +159,17 @@ inline bool edge_body_symbol(const char *plain, int body, char *out, int size) {
 // one), as tile_edges_launch_plan says: any shape
 // shape_fits_tile_edges accepts (K = 0 too), operands as `operands` says (kOperand* in
 // sgemm_tile_rules.h: the edge kernel all but kOperandTransB, the kernel of any operands all, kOperandTransB always), K split
-// `splits` ways (1: not split). A split launch, and a K = 0 one, starts with the scale pass,
-// which uses no shared memory. splits = kEdgeTailSplit runs the tail split instead
+// `splits` ways (1: not split). A split launch (but one as clusters, below), and a K = 0
+// one, starts with the scale pass, which uses no shared memory. splits = kEdgeTailSplit runs the tail split instead
 // (tile_edges_tail_split), whatever the tile's STREAMK, and kEdgeFillSplit the split
 // tile_edges_fill_splits gives, both over `slots` resident blocks (tile_resident_blocks of
 // this kernel; at least 1, else cudaErrorInvalidValue), the scale pass first when they
 // split; the other launches ignore slots. With kOperandClusterSplit in `operands` (which
 // only a caller whose GPU launches clusters and whose kernel takes the bit sets), a split
 // that cluster_split_fits on `sms` SMs (the fill split's too) runs as clusters of its splits,
-// with no scale pass; any other launch drops the bit.
+// with no scale pass; any other launch drops the bit, and so does one whose clusters the GPU
+// refuses (cudaErrorInvalidClusterSize, cudaErrorLaunchOutOfResources), which runs after the
+// scale pass instead.
 inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int splits, int M, int N, int K,
                                      float alpha, const float *A, int lda, const float *B, int ldb, float beta,
                                      float *C, int ldc, int operands, cudaStream_t stream, int slots = 0,
@@ -190,30 +192,35 @@ inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int
   }
   const bool cluster = (operands & kOperandClusterSplit) && K > 0 && splits != kEdgeTailSplit &&
                        cluster_split_fits(splits, static_cast<long long>(plan.grid_x) * plan.grid_y, sms);
-  if (!cluster) operands &= ~kOperandClusterSplit;
-  if ((plan.prepare && !cluster) || K == 0) {
+  if (cluster) {
+    int clustered = operands;
+    void *args[] = {&M, &N, &K, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc, &clustered};
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = 1;
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = plan.grid_z;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(plan.grid_x, plan.grid_y, plan.grid_z);
+    config.blockDim = block;
+    config.dynamicSmemBytes = static_cast<size_t>(tile_smem_bytes(t));
+    config.stream = stream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    const cudaError_t e = cudaLaunchKernelExC(&config, kernel, args);
+    if (e != cudaErrorInvalidClusterSize && e != cudaErrorLaunchOutOfResources) return e;
+    cudaGetLastError();  // the refused launch's, which the scale pass's launches answer
+  }
+  operands &= ~kOperandClusterSplit;
+  if (plan.prepare || K == 0) {
     int scale = operands | kOperandScalePass;
     void *args[] = {&M, &N, &K, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc, &scale};
     const cudaError_t e = cudaLaunchKernel(kernel, dim3(scale_x, scale_y, 1), block, args, 0, stream);
     if (e != cudaSuccess || K == 0) return e;
   }
   void *args[] = {&M, &N, &K, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc, &operands};
-  if (!cluster)
-    return cudaLaunchKernel(kernel, dim3(plan.grid_x, plan.grid_y, plan.grid_z), block, args, tile_smem_bytes(t),
-                            stream);
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = 1;
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = plan.grid_z;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(plan.grid_x, plan.grid_y, plan.grid_z);
-  config.blockDim = block;
-  config.dynamicSmemBytes = static_cast<size_t>(tile_smem_bytes(t));
-  config.stream = stream;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  return cudaLaunchKernelExC(&config, kernel, args);
+  return cudaLaunchKernel(kernel, dim3(plan.grid_x, plan.grid_y, plan.grid_z), block, args, tile_smem_bytes(t),
+                          stream);
 }
 
 // Whether the current device launches clusters (kOperandClusterSplit), asked of the runtime.

@@ -377,8 +377,10 @@ SGEMM_TUNE_HD constexpr KSliceRange split_k_range(const SgemmTile &t, int K, int
 // The edge kernel's data-parallel pass over every tile that C touches, partial ones
 // included, whatever the tile's STREAMK; with splits > 1 the grid's z dimension splits K
 // (split_k_range) and each split adds its part into C atomically, after a scale pass
-// (kOperandScalePass, grid (grid_x, grid_y, 1): `prepare`) has set C to beta C. Split
-// products, like stream-K's, may differ from launch to launch in the last bits.
+// (kOperandScalePass, grid (grid_x, grid_y, 1): `prepare`) has set C to beta C, or, launched
+// as clusters of the splits (kOperandClusterSplit, cluster_split_fits), after split 0 has
+// stored its part with beta C, and then `prepare` is not acted on. Split products, like
+// stream-K's, may differ from launch to launch in the last bits.
 SGEMM_TUNE_HD constexpr SgemmLaunchPlan tile_edges_launch_plan(const SgemmTile &t, int M, int N, int splits = 1) {
   const unsigned x = static_cast<unsigned>(N / t.BN + (N % t.BN != 0));
   const unsigned y = static_cast<unsigned>(M / t.BM + (M % t.BM != 0));

@@ -166,6 +166,31 @@ inline int cluster_sms(int device) {
 #endif
 }
 
+// Whether `kernel`, compiled into the program, is code for compute capability 9.0 or newer
+// (its PTX's), which a split as clusters needs: a program built for sm_80 alone runs on a
+// Hopper GPU from compute_80 code, whose cluster barrier traps. Asked of the runtime once
+// per kernel. (Machine code in a table is compiled for its GPU's compute capability.)
+inline bool compiled_for_clusters(const void *kernel) {
+  struct Known {
+    const void *kernel;
+    bool clusters;
+  };
+  constexpr int kSlots = 256 * 8;
+  static Known known[kSlots];
+  static int count = 0;
+  static std::mutex mutex;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (int i = 0; i < count; ++i)
+      if (known[i].kernel == kernel) return known[i].clusters;
+  }
+  cudaFuncAttributes attributes{};
+  const bool clusters = cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess && attributes.ptxVersion >= 90;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (count < kSlots) known[count++] = Known{kernel, clusters};
+  return clusters;
+}
+
 // Whether the edge kernels of `table` take kOperandClusterSplit (interface 4) and `device`
 // launches clusters: then a split of K that cluster_split_fits runs with no scale pass, and
 // the selection prices it so.
@@ -235,20 +260,25 @@ cudaError_t launch_fast(const RowMajorGemm &g, int /*splits: the fast kernel doe
 // kEdgeFillSplit). With `raise_smem_limit` (kernels compiled into the program), that
 // kernel's shared-memory limit is raised first; a cubin's were raised as it was loaded.
 // `cluster_split`: the kernels take kOperandClusterSplit (this template's, or machine code
-// of interface 4), so that on a GPU that launches clusters a split of K few enough ways runs
-// as clusters, with no scale pass.
+// of interface 4), so that on a GPU that launches clusters a split of K that
+// cluster_split_fits runs as clusters, with no scale pass (not where a kernel compiled into
+// the program is code for an older GPU: compiled_for_clusters; the selection, which cannot
+// see that, prices the split as clusters all the same).
 inline cudaError_t launch_edge_bodies(const void *const *bodies, const SgemmTile &t, const RowMajorGemm &product,
                                       int splits, bool raise_smem_limit, bool cluster_split, cudaStream_t stream) {
   sgemm_tune_kernels::EdgeLaunch e = sgemm_tune_kernels::edge_launch(t, product);
+  const void *kernel = bodies[e.body];
   int sms = 0;
   if (cluster_split) {
     int device = 0;
     const cudaError_t got = cudaGetDevice(&device);
     if (got != cudaSuccess) return got;
     sms = cluster_sms(device);
+    // A kernel compiled into the program may be code for an older GPU, run by JIT, whose
+    // cluster barrier traps.
+    if (sms > 0 && raise_smem_limit && !compiled_for_clusters(kernel)) sms = 0;
     if (sms > 0) e.operands |= sgemm_tune_kernels::kOperandClusterSplit;
   }
-  const void *kernel = bodies[e.body];
   cudaError_t status = raise_smem_limit ? sgemm_tune_kernels::set_tile_smem_limit(kernel, t) : cudaSuccess;
   int slots = 0;
   if (status == cudaSuccess && sgemm_tune_kernels::edge_split_needs_slots(splits, e.g.K))

@@ -94,7 +94,8 @@ struct Selection {
   double predicted_ps;
 };
 
-// How a split of K adds its parts into C (and its scale pass sets C = beta C first). The
+// How a split of K adds its parts into C (and its scale pass, where it has one, sets C =
+// beta C first). The
 // edge kernel does so 16 bytes per atomic for any C it takes: rows 16-byte aligned as they
 // lie, others realigned across the lanes of a line (store_run_realigned), a transposed C
 // along its columns, where a thread's TM rows of a column are a run of C's memory, if the

@@ -226,7 +226,7 @@ const sgemm_tune_runtime::GpuTable *current_table() {
 // operands packed first as `pack` says), K split `splits` ways, chosen with route_choice and
 // launched as sgemm_tuned launches its routes.
 cudaError_t launch_entry_edges(int i, const sgemm_tune_kernels::RowMajorGemm &g, int splits,
-                               Packing pack, std::string *path) {
+                               Packing pack, std::string *path, cudaStream_t stream = 0) {
   const sgemm_tune_runtime::GpuTable *table = current_table();
   if (table == nullptr || i >= table->count) return cudaErrorInvalidDevice;
   // A split into more parts than K has slices runs as one part a slice.
@@ -238,7 +238,43 @@ cudaError_t launch_entry_edges(int i, const sgemm_tune_kernels::RowMajorGemm &g,
   if (e != cudaSuccess) return e;
   const std::string name = sgemm_tune_runtime::path_name(r.path);  // tuned-edge-cubin, tuned-any-source, ...
   *path = "entry-" + std::to_string(i) + name.substr(name.find('-'));
-  return sgemm_tune_runtime::launch_route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, r, g, 0);
+  return sgemm_tune_runtime::launch_route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, r, g, stream);
+}
+
+// A split of K that cluster_split_fits is one launch where the GPU launches clusters (no
+// scale pass), two elsewhere: entry 0's edge kernel, 127 x 129 and 5 K slices split 4 ways,
+// captured into a graph whose kernel nodes are counted: a line "cluster split: N launches"
+// (report), wrong where N is not what the GPU calls for.
+void check_cluster_launch() {
+  const sgemm_tune_runtime::GpuTable *table = current_table();
+  if (table == nullptr || table->count < 1) return;
+  int device = 0;
+  CHECK(cudaGetDevice(&device));
+  const int M = 127, N = 129, K = 5 * table->kernels[0].shape.tile.BK - 3;
+  float *A, *B, *C;
+  CHECK(cudaMalloc(&A, sizeof(float) * M * K));
+  CHECK(cudaMalloc(&B, sizeof(float) * K * N));
+  CHECK(cudaMalloc(&C, sizeof(float) * M * N));
+  const sgemm_tune_kernels::RowMajorGemm g = sgemm_tune_kernels::dense_row_major(M, N, K, 1.0f, A, B, 0.0f, C);
+  std::string path;
+  CHECK(launch_entry_edges(0, g, 4, Packing::never, &path));  // loads the kernel before the capture
+  CHECK(cudaDeviceSynchronize());
+  cudaStream_t stream;
+  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph;
+  CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  const cudaError_t launched = launch_entry_edges(0, g, 4, Packing::never, &path, stream);
+  CHECK(cudaStreamEndCapture(stream, &graph));
+  CHECK(launched);
+  size_t nodes = 0;
+  CHECK(cudaGraphGetNodes(graph, nullptr, &nodes));
+  const size_t want = sgemm_tune_runtime::cluster_sms(device) > 0 ? 1 : 2;
+  report(nodes == want, "cluster split: " + std::to_string(nodes) + " launches, " + std::to_string(want) + " expected");
+  CHECK(cudaGraphDestroy(graph));
+  CHECK(cudaStreamDestroy(stream));
+  CHECK(cudaFree(A));
+  CHECK(cudaFree(B));
+  CHECK(cudaFree(C));
 }
 
 std::string describe(const Case &c) {
@@ -504,10 +540,10 @@ void run_edges() {
                    Case{Layout::RowMajor, a, Op::NoTrans, s.M, s.N, s.K, 0, 0, beta, entry,
                         sgemm_tune_kernels::kEdgeTailSplit, true, Packing::never},
                    rng);
-  // Splits of K that some parts get no slices of (split_k_range: K of 5 and 9 slices split 4
-  // and 8 ways), which run as clusters on a GPU that launches them (kOperandClusterSplit):
-  // every block of a cluster, one without slices too, must meet its barrier. Every op pair,
-  // rows aligned or not.
+  // Splits of K as clusters on a GPU that launches them (kOperandClusterSplit), some with
+  // parts that get no slices (split_k_range: 5 slices split 4 ways, 9 split 4 and 8 ways;
+  // launch_entry_edges takes 5 slices split 8 ways as 5 ways): every block of a cluster, one
+  // without slices too, must meet its barrier. Every op pair, rows aligned or not.
   for (int entry = 0; entry < table->count; ++entry) {
     const int bk = table->kernels[entry].shape.tile.BK;
     for (int slices : {5, 9})
@@ -696,6 +732,7 @@ int main(int argc, char **argv) {
     run_measured();
   } else if (mode == "edges") {
     run_edges();
+    check_cluster_launch();
   } else if (mode == "huge") {
     run_huge();
   } else {

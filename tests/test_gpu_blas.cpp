@@ -198,6 +198,8 @@ TEST_F(GpuBlas, EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas) {
   EXPECT_EQ(edges.exit_code, 0) << "an edge variant differs from cuBLAS, touched memory outside C, or failed";
   // Between the packed products the workspaces' memory was handed back, and those after took it again.
   EXPECT_NE(edges.text.find("release_workspaces: cudaSuccess"), std::string::npos);
+  // A split of K that fits the GPU as clusters was one launch there, two elsewhere.
+  EXPECT_NE(edges.text.find("cluster split: "), std::string::npos);
   const auto edge_cases = parse_cases(edges.text);
   // 3 entries x 6 shapes x 2 layouts x 4 op pairs x aligned or not x 3 launches (K whole,
   // split 3 ways, tail split) x 2 betas, then packed: 3 entries x 2 shapes x 2 layouts x 4 op

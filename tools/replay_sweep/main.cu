@@ -14,9 +14,10 @@
 // --min: exit 1 when the choice made now reaches less than PERCENT of cuBLAS (geometric mean)
 // on set SET, or when a problem's choice was never swept: a guard against a change of the
 // model that makes its choices worse on measured data.
-// --cluster-split: the selection of a GPU and machine code that split K up to
-// kMaxClusterSplit ways as clusters, with no scale pass (kOperandClusterSplit): for a sweep
-// of kernels that did so.
+// --cluster-split: the selection of a GPU and machine code that split K as clusters where
+// cluster_split_fits, with no scale pass (kOperandClusterSplit): for a sweep of kernels that
+// did so. Without it the selection prices every split with the scale pass, as the sweeps
+// taken before clusters ran them (a sweep does not say which it timed).
 // --no-tail-split: the selection without the edge kernel's tail split (splits 0), as it chose
 // before it had one; a sweep that holds no tail split is replayed so anyway. A sweep that never
 // timed a transposed B packed alone (kernel "packed-transposed") is replayed without that path.

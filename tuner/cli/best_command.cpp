@@ -1,6 +1,7 @@
 // sgemm-tune best --shape MxNxK: the best verified configuration for a shape on a GPU, or,
 // for a shape never tuned, what the generated header's rule would pick.
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -118,10 +119,13 @@ int run(const BestArgs &a) {
   // (parse_shape keeps every dimension within an int): the product the edge kernel would
   // run, whether the fast kernel can read the operands, and how a split adds its parts, by
   // the header's own rules.
+  // A GPU of compute capability 9.0 or newer launches clusters, and an emitted header splits
+  // K as clusters there where cluster_split_fits.
   const int sms = entries.empty() ? 0 : recorded_sm_count(db, entries.front().run_id);
+  const bool clusters = !entries.empty() && std::atoi(entries.front().compute_capability.c_str()) >= 9;
   const sgemm_tune_kernels::RowMajorGemm product = shape_product(shape, 1.0f, nullptr, nullptr, 0.0f, nullptr);
-  const sgemm_tune_kernels::Selection s =
-      sgemm_tune_kernels::select_for_product(shapes.data(), static_cast<int>(shapes.size()), product, sms);
+  const sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_for_product(
+      shapes.data(), static_cast<int>(shapes.size()), product, sms, true, clusters);
   // A B that stays transposed is read by the kernel of any operands (which has no tail split).
   const bool any_kernel = sgemm_tune_kernels::needs_any_kernel(product);
   const char *edge_kernel = any_kernel ? "any" : "edges";

@@ -18,7 +18,8 @@
 // to every edge launch (32, kOperandNarrowAB, for the narrow bodies). EB_SPLITS="2,4,8"
 // (at run) times the edge kernel split each of those ways twice instead of its other forms:
 // `p<s>`, after the scale pass, adding parts atomically into the C it prepared; `c<s>`, as
-// clusters of the splits (kOperandClusterSplit), with no scale pass, however many blocks.
+// clusters of the splits (kOperandClusterSplit), with no scale pass, however many blocks
+// (splits past kMaxClusterSplit run after the scale pass under either label).
 //
 //   edge_bodies compile TEMPLATE_DIR CUBIN_DIR "BM,BN,BK,WM,WN,WNITER,TM,TN,STAGES,PREFETCH,STREAMK" ...
 //   edge_bodies run CUBIN_DIR TILE ...
