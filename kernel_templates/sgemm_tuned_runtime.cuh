@@ -166,29 +166,49 @@ inline int cluster_sms(int device) {
 #endif
 }
 
-// Whether `kernel`, compiled into the program, is code for compute capability 9.0 or newer
-// (its PTX's), which a split as clusters needs: a program built for sm_80 alone runs on a
-// Hopper GPU from compute_80 code, whose cluster barrier traps. Asked of the runtime once
-// per kernel. (Machine code in a table is compiled for its GPU's compute capability.)
-inline bool compiled_for_clusters(const void *kernel) {
+// What `ask` answers for `kernel` on `device` (into *out, with its cudaError_t), asked once
+// and then remembered: answers that cannot change while the program runs. Each caller's
+// `ask` (a lambda, a type of its own) has a table of its own. Kernels x devices: a table's
+// kMaxEntries (256) entries have nine kernels each; past this many, the answer is asked of
+// the runtime each time.
+template <typename T, typename Ask>
+cudaError_t remembered_per_kernel(const void *kernel, int device, T *out, Ask ask) {
   struct Known {
     const void *kernel;
-    bool clusters;
+    int device;
+    T value;
   };
-  constexpr int kSlots = 256 * 8;
+  constexpr int kSlots = 256 * 9;
   static Known known[kSlots];
   static int count = 0;
   static std::mutex mutex;
   {
     std::lock_guard<std::mutex> lock(mutex);
     for (int i = 0; i < count; ++i)
-      if (known[i].kernel == kernel) return known[i].clusters;
+      if (known[i].kernel == kernel && known[i].device == device) {
+        *out = known[i].value;
+        return cudaSuccess;
+      }
   }
-  cudaFuncAttributes attributes{};
-  const bool clusters = cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess && attributes.ptxVersion >= 90;
+  const cudaError_t e = ask(out);
+  if (e != cudaSuccess) return e;
   std::lock_guard<std::mutex> lock(mutex);
-  if (count < kSlots) known[count++] = Known{kernel, clusters};
-  return clusters;
+  if (count < kSlots) known[count++] = Known{kernel, device, *out};
+  return cudaSuccess;
+}
+
+// Whether `kernel`, compiled into the program, is code for compute capability 9.0 or newer
+// (its PTX's) on `device`, which a split as clusters needs: a program built for sm_80 alone
+// runs on a Hopper GPU from compute_80 code, whose cluster barrier traps. (Machine code in a
+// table is compiled for its GPU's compute capability.)
+inline bool compiled_for_clusters(const void *kernel, int device) {
+  bool clusters = false;
+  const cudaError_t e = remembered_per_kernel(kernel, device, &clusters, [&](bool *out) {
+    cudaFuncAttributes attributes{};
+    *out = cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess && attributes.ptxVersion >= 90;
+    return cudaSuccess;
+  });
+  return e == cudaSuccess && clusters;
 }
 
 // Whether the edge kernels of `table` take kOperandClusterSplit (interface 4) and `device`
@@ -203,31 +223,11 @@ inline bool cluster_split_allowed(const GpuTable &table, int device) {
 // a stream-K fast kernel's persistent blocks, an edge kernel's slots for its tail split.
 inline cudaError_t resident_blocks(const void *kernel, const SgemmTile &t, int *blocks) {
   int device = 0;
-  cudaError_t e = cudaGetDevice(&device);
+  const cudaError_t e = cudaGetDevice(&device);
   if (e != cudaSuccess) return e;
-  struct Known {
-    const void *kernel;
-    int device, blocks;
-  };
-  // Kernels x devices: a table's kMaxEntries (256) entries have nine kernels each; past
-  // this many, the answer is asked of the runtime each time.
-  constexpr int kSlots = 256 * 9;
-  static Known known[kSlots];
-  static int count = 0;
-  static std::mutex mutex;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    for (int i = 0; i < count; ++i)
-      if (known[i].kernel == kernel && known[i].device == device) {
-        *blocks = known[i].blocks;
-        return cudaSuccess;
-      }
-  }
-  e = sgemm_tune_kernels::tile_resident_blocks(kernel, t, device, blocks);
-  if (e != cudaSuccess) return e;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (count < kSlots) known[count++] = Known{kernel, device, *blocks};
-  return cudaSuccess;
+  return remembered_per_kernel(kernel, device, blocks, [&](int *out) {
+    return sgemm_tune_kernels::tile_resident_blocks(kernel, t, device, out);
+  });
 }
 
 // The fast kernel's launch, as the tuner timed it (sgemm_launch.h's launch_tile).
@@ -276,7 +276,7 @@ inline cudaError_t launch_edge_bodies(const void *const *bodies, const SgemmTile
     sms = cluster_sms(device);
     // A kernel compiled into the program may be code for an older GPU, run by JIT, whose
     // cluster barrier traps.
-    if (sms > 0 && raise_smem_limit && !compiled_for_clusters(kernel)) sms = 0;
+    if (sms > 0 && raise_smem_limit && !compiled_for_clusters(kernel, device)) sms = 0;
     if (sms > 0) e.operands |= sgemm_tune_kernels::kOperandClusterSplit;
   }
   cudaError_t status = raise_smem_limit ? sgemm_tune_kernels::set_tile_smem_limit(kernel, t) : cudaSuccess;
