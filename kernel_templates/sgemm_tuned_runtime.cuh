@@ -218,13 +218,10 @@ inline bool cluster_split_allowed(const GpuTable &table, int device) {
   return table.machine_code_interface >= 4 && cluster_sms(device) > 0;
 }
 
-// tile_resident_blocks of `kernel` on the current device, asked of the runtime once per
-// kernel and device and then remembered (the answer cannot change while the program runs):
-// a stream-K fast kernel's persistent blocks, an edge kernel's slots for its tail split.
-inline cudaError_t resident_blocks(const void *kernel, const SgemmTile &t, int *blocks) {
-  int device = 0;
-  const cudaError_t e = cudaGetDevice(&device);
-  if (e != cudaSuccess) return e;
+// tile_resident_blocks of `kernel` on `device` (the current one), asked of the runtime once
+// per kernel and device and then remembered (the answer cannot change while the program
+// runs): a stream-K fast kernel's persistent blocks, an edge kernel's slots for its tail split.
+inline cudaError_t resident_blocks(const void *kernel, const SgemmTile &t, int device, int *blocks) {
   return remembered_per_kernel(kernel, device, blocks, [&](int *out) {
     return sgemm_tune_kernels::tile_resident_blocks(kernel, t, device, out);
   });
@@ -235,7 +232,9 @@ inline cudaError_t resident_blocks(const void *kernel, const SgemmTile &t, int *
 inline cudaError_t launch_planned(const void *kernel, const SgemmTile &t, const RowMajorGemm &g, cudaStream_t stream) {
   int blocks = 0;
   if (t.STREAMK) {
-    const cudaError_t e = resident_blocks(kernel, t, &blocks);
+    int device = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = resident_blocks(kernel, t, device, &blocks);
     if (e != cudaSuccess) return e;
   }
   return sgemm_tune_kernels::launch_tile(kernel, t, blocks, g.M, g.N, g.K, g.alpha, g.A, g.lda, g.B, g.ldb, g.beta,
@@ -268,11 +267,15 @@ inline cudaError_t launch_edge_bodies(const void *const *bodies, const SgemmTile
                                       int splits, bool raise_smem_limit, bool cluster_split, cudaStream_t stream) {
   sgemm_tune_kernels::EdgeLaunch e = sgemm_tune_kernels::edge_launch(t, product);
   const void *kernel = bodies[e.body];
-  int sms = 0;
-  if (cluster_split) {
-    int device = 0;
+  const bool needs_slots = sgemm_tune_kernels::edge_split_needs_slots(splits, e.g.K);
+  // The device is asked once, and only where a cluster split or the slots need it.
+  int device = 0;
+  if (cluster_split || needs_slots) {
     const cudaError_t got = cudaGetDevice(&device);
     if (got != cudaSuccess) return got;
+  }
+  int sms = 0;
+  if (cluster_split) {
     sms = cluster_sms(device);
     // A kernel compiled into the program may be code for an older GPU, run by JIT, whose
     // cluster barrier traps.
@@ -281,8 +284,7 @@ inline cudaError_t launch_edge_bodies(const void *const *bodies, const SgemmTile
   }
   cudaError_t status = raise_smem_limit ? sgemm_tune_kernels::set_tile_smem_limit(kernel, t) : cudaSuccess;
   int slots = 0;
-  if (status == cudaSuccess && sgemm_tune_kernels::edge_split_needs_slots(splits, e.g.K))
-    status = resident_blocks(kernel, t, &slots);
+  if (status == cudaSuccess && needs_slots) status = resident_blocks(kernel, t, device, &slots);
   if (status != cudaSuccess) return status;
   return sgemm_tune_kernels::launch_tile_edges(kernel, t, splits, e, stream, slots, sms);
 }
