@@ -14,6 +14,8 @@
 // --min: exit 1 when the choice made now reaches less than PERCENT of cuBLAS (geometric mean)
 // on set SET, or when a problem's choice was never swept: a guard against a change of the
 // model that makes its choices worse on measured data.
+// Each set that holds products with A's and B's rows 16-byte aligned and products without
+// is summed for each class apart as well.
 // --cluster-split: the selection of a GPU and machine code that split K as clusters where
 // cluster_split_fits, with no scale pass (kOperandClusterSplit): for a sweep of kernels that
 // did so. Without it the selection prices every split with the scale pass, as the sweeps
@@ -230,6 +232,14 @@ int main(int argc, char **argv) {
     fail(std::string(argv[1]) + " holds no entries or no choices" + (only.empty() ? "" : " of the sets asked for"));
 
   std::map<std::string, std::vector<double>> chosen_ratio, oracle_ratio;
+  // The same by whether A's and B's rows start 16-byte aligned (leading dimensions and offset
+  // multiples of 4 floats): the rest run on the narrow bodies or are packed first, and that
+  // is where the random sets lose (bench/NOTES.md, session 32).
+  std::map<std::string, std::vector<double>> chosen_by_rows, oracle_by_rows;
+  const auto rows_class = [](const Problem &p) {
+    const bool aligned = p.lda % 4 == 0 && p.ldb % 4 == 0 && p.offset % 4 == 0;
+    return p.set + (aligned ? ", rows aligned" : ", rows not aligned");
+  };
   int agree = 0, unswept = 0;
   std::vector<double> measured_over_predicted;
   if (!quiet) std::printf("%4s %-6s %-3s %2s %5s %5s %5s  %-18s %9s %9s %7s  %-18s %9s %7s  %s\n", "#", "set", "lay", "op",
@@ -286,9 +296,13 @@ int main(int argc, char **argv) {
     if (chosen == nullptr || !std::isfinite(chosen->ms)) ++unswept;
     if (chosen != nullptr && std::isfinite(chosen->ms)) {
       chosen_ratio[p.set].push_back(p.cublas_ms / chosen->ms);
+      chosen_by_rows[rows_class(p)].push_back(p.cublas_ms / chosen->ms);
       if (s.kind == k::SelectKind::predicted) measured_over_predicted.push_back(chosen->ms / (s.predicted_ps * 1e-9));
     }
-    if (oracle != nullptr) oracle_ratio[p.set].push_back(p.cublas_ms / oracle->ms);
+    if (oracle != nullptr) {
+      oracle_ratio[p.set].push_back(p.cublas_ms / oracle->ms);
+      oracle_by_rows[rows_class(p)].push_back(p.cublas_ms / oracle->ms);
+    }
     if (quiet) continue;
     char now[64], best[64], recorded[64];
     std::snprintf(now, sizeof now, "e%d %s/%d", s.entry, kind, s.edges ? s.splits : 1);
@@ -316,6 +330,17 @@ int main(int argc, char **argv) {
     if (want != minimum.end() && !(percent >= want->second)) {
       std::printf("%s: %.1f%% is below the minimum of %.1f%%\n", set.c_str(), percent, want->second);
       below = true;
+    }
+  }
+  // Where a set holds both classes of rows, each apart.
+  for (const auto &[set, ratios] : oracle_ratio) {
+    const std::string classes[] = {set + ", rows aligned", set + ", rows not aligned"};
+    if (!oracle_by_rows.count(classes[0]) || !oracle_by_rows.count(classes[1])) continue;
+    for (const std::string &c : classes) {
+      const std::vector<double> &mine = chosen_by_rows[c];
+      std::printf("  %s: chosen now %.1f%% over %zu; oracle %.1f%% over %zu\n", c.c_str(),
+                  100.0 * geometric_mean(mine), mine.size(), 100.0 * geometric_mean(oracle_by_rows[c]),
+                  oracle_by_rows[c].size());
     }
   }
   for (const auto &[set, percent] : minimum)
