@@ -137,6 +137,9 @@ TEST(Cli, InterruptStopsCleanlyWithItsOwnExitCode) {
   std::ifstream in(err);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("interrupted"), std::string::npos) << text;
+  // A dry run writes no database: it must not promise a resume.
+  EXPECT_NE(text.find("a dry run records nothing"), std::string::npos) << text;
+  EXPECT_EQ(text.find("run the same command again"), std::string::npos) << text;
   std::filesystem::remove(err);
 }
 

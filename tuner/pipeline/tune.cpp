@@ -274,7 +274,7 @@ class TuningRun {
   // dropped; the same command resumes from there.
   [[noreturn]] void stop_measuring() {
     if (gpu_) drain_measuring();
-    throw TuningInterrupted();
+    throw TuningInterrupted(o_.dry_run);
   }
 
   void drain_measuring() {

@@ -158,10 +158,13 @@ struct TuneCallbacks {
 };
 
 // Thrown out of run_tuning when request_stop() was called: the run is recorded as failed,
-// everything measured so far stays in the database, and the same command resumes it.
+// everything measured so far stays in the database, and the same command resumes it. A dry
+// run writes no database, so it has nothing to resume and says so.
 class TuningInterrupted : public UserError {
  public:
-  TuningInterrupted() : UserError("interrupted: results so far are saved; run the same command again to resume") {}
+  explicit TuningInterrupted(bool dry_run = false)
+      : UserError(dry_run ? "interrupted: a dry run records nothing, so nothing is saved"
+                          : "interrupted: results so far are saved; run the same command again to resume") {}
 };
 
 // Asks a running tuning to stop after the candidate in hand. Safe in a signal handler.
