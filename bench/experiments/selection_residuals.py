@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Two questions put to sweeps (bench_shapes --sweep) of the random set, with no GPU.
+"""Three questions put to sweeps (bench_shapes --sweep) of the random set, with no GPU.
 
 1. Where does the set lose? Per sweep, the oracle (the fastest choice swept for each
    problem) by whether A's and B's rows start 16-byte aligned (lda, ldb and the offset
    multiples of 4 floats), and for the products whose rows do not, the best choice that
    reads them as they lie (the narrow bodies, the kernel of any operands) against the best
    that packs them first.
-2. Would a learned correction of the selection's predictions choose better? The log of
+2. What would cheaper packing give? The oracle of the products whose rows are not aligned
+   if every packed choice took less by one launch (1.5 us) and, with a copy twice as fast,
+   by half of what copying M x K + K x N floats at 1.7 TB/s takes (an upper bound: a
+   choice that packed one operand saves less).
+3. Would a learned correction of the selection's predictions choose better? The log of
    measured / predicted time of each edge-kernel choice, less its problem's mean (only the
    ranking within a problem matters), is fitted by least squares on features of the choice
    (split or not, K slices per split, splits, waves, few warps, edge waste, tail split) over
@@ -110,7 +114,25 @@ def main(paths):
                 classes["not aligned, packed"].append(ratio(fastest(packed)))
         print("  %s: %s" % (path, "; ".join("%s %.1f%% over %d" % (k, percent(v), len(v))
                                               for k, v in sorted(classes.items()))))
-    print("2. A least-squares correction of the predictions, each sweep held out in turn (edge kernel only)")
+    print("2. The unaligned products' oracle with packing cheaper (one launch fewer; and a copy twice as fast)")
+    for path, (entries, by_problem) in sweeps.items():
+        figures = []
+        for launch_us, speedup in ((1.5, 1.0), (1.5, 2.0)):
+            before, after = [], []
+            for cs in by_problem.values():
+                c0 = cs[0]
+                if c0["lda"] % 4 == 0 and c0["ldb"] % 4 == 0 and c0["offset"] % 4 == 0:
+                    continue
+                floats = c0["M"] * c0["K"] + c0["K"] * c0["N"]
+                saving_ms = launch_us * 1e-3 + 8.0 * floats / 1.7e12 * 1e3 * (1 - 1 / speedup)
+                best = fastest(cs)["ms"]
+                packed = [c["ms"] - saving_ms for c in cs if c["kind"] == "packed"]
+                before.append(c0["cublas_ms"] / best)
+                after.append(c0["cublas_ms"] / min([best] + packed))
+            figures.append("%.1f%% -> %.1f%% (%s)" % (percent(before), percent(after),
+                                                        "one launch" if speedup == 1 else "and twice as fast"))
+        print("  %s: %s" % (path, "; ".join(figures)))
+    print("3. A least-squares correction of the predictions, each sweep held out in turn (edge kernel only)")
     for held_out in paths:
         fits = [residual_design(*sweeps[p]) for p in paths if p != held_out]
         X = np.vstack([f[0] for f in fits])
