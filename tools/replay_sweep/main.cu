@@ -232,14 +232,10 @@ int main(int argc, char **argv) {
     fail(std::string(argv[1]) + " holds no entries or no choices" + (only.empty() ? "" : " of the sets asked for"));
 
   std::map<std::string, std::vector<double>> chosen_ratio, oracle_ratio;
-  // The same by whether A's and B's rows start 16-byte aligned (leading dimensions and offset
-  // multiples of 4 floats): the rest run on the narrow bodies or are packed first, and that
-  // is where the random sets lose (bench/NOTES.md, session 32).
+  // The same by whether A's and B's rows start 16-byte aligned, as the header reads them
+  // (a_rows_aligned16, b_rows_aligned16): the rest run on the narrow bodies or are packed
+  // first, and that is where the random sets lose (bench/NOTES.md, session 32).
   std::map<std::string, std::vector<double>> chosen_by_rows, oracle_by_rows;
-  const auto rows_class = [](const Problem &p) {
-    const bool aligned = p.lda % 4 == 0 && p.ldb % 4 == 0 && p.offset % 4 == 0;
-    return p.set + (aligned ? ", rows aligned" : ", rows not aligned");
-  };
   int agree = 0, unswept = 0;
   std::vector<double> measured_over_predicted;
   if (!quiet) std::printf("%4s %-6s %-3s %2s %5s %5s %5s  %-18s %9s %9s %7s  %-18s %9s %7s  %s\n", "#", "set", "lay", "op",
@@ -252,6 +248,8 @@ int main(int argc, char **argv) {
     const k::RowMajorGemm product =
         k::to_row_major(layout, op(p.ops[0]), op(p.ops[1]), p.M, p.N, p.K, 1.0f, at_offset(p.offset), p.lda,
                         at_offset(p.offset), p.ldb, 0.0f, const_cast<float *>(at_offset(p.offset)), p.ldc);
+    const std::string rows_class =
+        p.set + (k::a_rows_aligned16(product) && k::b_rows_aligned16(product) ? ", rows aligned" : ", rows not aligned");
     k::Selection candidates[rt::kMaxMeasuredCandidates];
     const int found =
         rt::select_candidates(entries.data(), static_cast<int>(entries.size()), product, sms, candidates, measured,
@@ -296,12 +294,12 @@ int main(int argc, char **argv) {
     if (chosen == nullptr || !std::isfinite(chosen->ms)) ++unswept;
     if (chosen != nullptr && std::isfinite(chosen->ms)) {
       chosen_ratio[p.set].push_back(p.cublas_ms / chosen->ms);
-      chosen_by_rows[rows_class(p)].push_back(p.cublas_ms / chosen->ms);
+      chosen_by_rows[rows_class].push_back(p.cublas_ms / chosen->ms);
       if (s.kind == k::SelectKind::predicted) measured_over_predicted.push_back(chosen->ms / (s.predicted_ps * 1e-9));
     }
     if (oracle != nullptr) {
       oracle_ratio[p.set].push_back(p.cublas_ms / oracle->ms);
-      oracle_by_rows[rows_class(p)].push_back(p.cublas_ms / oracle->ms);
+      oracle_by_rows[rows_class].push_back(p.cublas_ms / oracle->ms);
     }
     if (quiet) continue;
     char now[64], best[64], recorded[64];
