@@ -1,8 +1,11 @@
 // The command line as a user meets it: the real binary, its exit codes and messages.
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -13,6 +16,7 @@
 #include <unistd.h>
 
 #include "tuner/gpu/device_info.h"
+#include "tuner/record/result_store.h"
 
 namespace sgemm_tune {
 namespace {
@@ -178,5 +182,35 @@ TEST(Cli, AnExportWithANumberTooLargeIsRefusedWithAMessage) {
   std::filesystem::remove(db);
 }
 
+
+// emit compiles every entry's machine code, for minutes, before it writes: a path it cannot
+// write to is refused first. An empty database tells the order: its own refusal ("holds no
+// verified results") comes only once the path has passed.
+TEST(Cli, EmitRefusesAnUnwritablePathBeforeItsWork) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("sgemm_tune_cli_emit_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "taken");  // a folder where the header should go
+  const std::string db = (dir / "empty.db").string();
+  { ResultStore store(db); }
+  const auto listing = [&] {
+    std::vector<std::string> names;
+    for (const auto &e : fs::recursive_directory_iterator(dir)) names.push_back(e.path().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  const auto before = listing();
+  for (const std::string &out : {(dir / "missing" / "h.h").string(), (dir / "taken").string()}) {
+    const Result r = run_cli("emit --db " + db + " --out " + out);
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("cannot write " + out), std::string::npos) << r.err;
+    EXPECT_EQ(listing(), before) << "a refused emit left a file behind";
+  }
+  const Result r = run_cli("emit --db " + db + " --out " + (dir / "h.h").string());
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("holds no verified results"), std::string::npos) << r.err;
+  EXPECT_EQ(listing(), before);
+  fs::remove_all(dir);
+}
 }  // namespace
 }  // namespace sgemm_tune

@@ -144,8 +144,8 @@ void expect_only_generated_lines(const std::string &text) {
     bool ours = line.empty();
     for (const char *prefix :
          {"//", "#pragma once", "#include <cuda_runtime.h>", "#include \"sgemm_tuned_runtime.cuh\"", "namespace ",
-          "}  // namespace", "alignas(16) inline const unsigned char kCubin", "    \"", "inline const ::sgemm_tune_runtime::",
-          "inline ::sgemm_tune_runtime::LoadedCode kLoaded", "    {", "};", "inline cudaError_t sgemm_tuned(",
+          "}  // namespace", "alignas(16) inline const unsigned char kCubin", "    \"", "inline ::sgemm_tune_runtime::TunedKernel kKernels",
+          "inline ::sgemm_tune_runtime::LoadedCode kLoaded", "inline ::sgemm_tune_runtime::GpuTable kGpus[] = {", "    {", "};", "inline cudaError_t sgemm_tuned(",
           "inline constexpr int kGpuCount", "                               int N, int K",
           "                               float beta, float *C", "                               float *C",
           "  return ::sgemm_tune_runtime::sgemm(", "      sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount,",

@@ -22,6 +22,7 @@ struct EmitArgs {
 
 int run(const EmitArgs &a) {
   Database db = open_existing_database(a.db.path);
+  check_writable(a.out);  // before the machine code is compiled, which takes minutes
   const CurrentEnvironment env = current_environment(a.env.kernel(), a.env.compile_options, a.env.device);
   const KernelSource kernel = a.env.kernel();
   EmitOptions options;

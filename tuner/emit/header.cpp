@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -182,8 +183,14 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
                             "launch_any<" + tile_arguments(e->tile) + ">")
            << "},\n";
     }
+    // The tables are not const, though nothing writes them: nvcc's front end (cudafe++ and
+    // cicc, CUDA 13.0) takes a const table that points at the const machine-code arrays for
+    // a constant and holds copies of the arrays' bytes where it is used. A program that
+    // called the header's run-time directly (tools/example, tools/bench_shapes) then took
+    // 10 GB and more to compile against a header of twelve entries; with these tables,
+    // 0.7 GB. The arrays themselves stay const.
     tables << "// " << cpp_comment_text(gpu) << "\n"
-           << "inline const ::sgemm_tune_runtime::TunedKernel kKernels" << g << "[] = {\n" << rows.str() << "};\n";
+           << "inline ::sgemm_tune_runtime::TunedKernel kKernels" << g << "[] = {\n" << rows.str() << "};\n";
     tables << "inline ::sgemm_tune_runtime::LoadedCode kLoaded" << g << "[" << list.size() << "];\n";
     tables << "inline ::sgemm_tune_runtime::LoadedCode kLoadedEdges" << g << "[" << list.size() << "];\n";
     tables << "inline ::sgemm_tune_runtime::LoadedCode kLoadedAny" << g << "[" << list.size() << "];\n\n";
@@ -223,7 +230,7 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
     << "#error \"this header's tables were written for newer kernel_templates: build with the kernel_templates of "
        "the sgemm-tune that emitted it\"\n#endif\n\n"
     << machine_code_check.str() << "namespace sgemm_tuned_data {\n\n"
-    << data.str() << tables.str() << "inline const ::sgemm_tune_runtime::GpuTable kGpus[] = {\n"
+    << data.str() << tables.str() << "inline ::sgemm_tune_runtime::GpuTable kGpus[] = {\n"
     << gpu_table.str() << "};\n"
     << "inline constexpr int kGpuCount = static_cast<int>(sizeof kGpus / sizeof kGpus[0]);\n\n"
     << "}  // namespace sgemm_tuned_data\n\n"
@@ -245,6 +252,18 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
     << "}\n";
   out.text = h.str();
   return out;
+}
+
+void check_writable(const std::string &path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw UserError("cannot write " + path + ": it is a directory");
+  // The temporary file write_file_atomically writes first, created and removed again.
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw UserError("cannot write " + path + ": " + std::strerror(errno));
+  }
+  std::remove(tmp.c_str());
 }
 
 void write_file_atomically(const std::string &path, const std::string &text) {
