@@ -36,19 +36,21 @@ inline CommandOutput capture_stdout(const std::string &command_line) {
 inline CommandOutput run_command(const std::string &command) { return capture_stdout(command + " 2>&1"); }
 
 // Compiles `source`, a program that includes SGEMM_TUNED_HEADER, into `program` for `arch`
-// ("sm_90") with `header_dir`/sgemm_tuned.h, linking cuBLAS.
+// ("sm_90") with `header_dir`/sgemm_tuned.h, linking cuBLAS. `runner`, when given, is a
+// command nvcc runs under (peak_memory_binary()).
 inline CommandOutput build_program(const std::string &source, const std::string &header_dir, const std::string &arch,
-                                   const std::string &program) {
+                                   const std::string &program, const std::string &runner = "") {
   const std::string src = source_dir();
-  return run_command(nvcc() + " -std=c++17 -O2 -arch=" + arch + " '-DSGEMM_TUNED_HEADER=\"sgemm_tuned.h\"' -I" + src +
+  return run_command((runner.empty() ? "" : runner + " ") + nvcc() + " -std=c++17 -O2 -arch=" + arch +
+                     " '-DSGEMM_TUNED_HEADER=\"sgemm_tuned.h\"' -I" + src +
                      "/kernel_templates -I" + header_dir + " " + source + " -o " + program +
                      " -lcublas -Xlinker -rpath -Xlinker " + cuda_library_dir());
 }
 
 // tools/example, the program users start from.
 inline CommandOutput build_example(const std::string &header_dir, const std::string &arch,
-                                   const std::string &program) {
-  return build_program(source_dir() + "/tools/example/main.cu", header_dir, arch, program);
+                                   const std::string &program, const std::string &runner = "") {
+  return build_program(source_dir() + "/tools/example/main.cu", header_dir, arch, program, runner);
 }
 
 // tests/sgemm_blas_check.cu: the BLAS entry's argument checks (`invalid`, no GPU needed) and

@@ -206,10 +206,17 @@ TEST(Cli, EmitRefusesAnUnwritablePathBeforeItsWork) {
     EXPECT_NE(r.err.find("cannot write " + out), std::string::npos) << r.err;
     EXPECT_EQ(listing(), before) << "a refused emit left a file behind";
   }
+  // A file of the user's beside the path, of the name write_file_atomically writes through,
+  // is left as it was by an emit that fails.
+  std::ofstream(dir / "h.h.tmp") << "the user's own file";
+  const auto with_users_file = listing();
   const Result r = run_cli("emit --db " + db + " --out " + (dir / "h.h").string());
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_NE(r.err.find("holds no verified results"), std::string::npos) << r.err;
-  EXPECT_EQ(listing(), before);
+  EXPECT_EQ(listing(), with_users_file);
+  std::ifstream users_file(dir / "h.h.tmp");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(users_file), std::istreambuf_iterator<char>()),
+            "the user's own file");
   fs::remove_all(dir);
 }
 }  // namespace

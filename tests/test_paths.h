@@ -19,6 +19,11 @@ inline std::string source_dir() { return from_environment_or("SGEMM_TUNE_SOURCE_
 // The sgemm-tune binary built beside the tests.
 inline std::string tuner_binary() { return from_environment_or("SGEMM_TUNE_BINARY", SGEMM_TUNE_BINARY); }
 
+// tests/peak_memory.cpp, built beside the tests.
+inline std::string peak_memory_binary() {
+  return from_environment_or("SGEMM_TUNE_PEAK_MEMORY", SGEMM_TUNE_PEAK_MEMORY);
+}
+
 // The nvcc that compiles emitted headers into test programs.
 inline std::string nvcc() { return from_environment_or("SGEMM_TUNE_NVCC", SGEMM_TUNE_NVCC); }
 

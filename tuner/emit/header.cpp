@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
+
+#include <unistd.h>
 
 #include "tuner/common/errors.h"
 #include "tuner/emit/cpp_text.h"
@@ -229,7 +232,10 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
     << SGEMM_TUNE_TUNED_SHAPE_FIELDS << "\n"
     << "#error \"this header's tables were written for newer kernel_templates: build with the kernel_templates of "
        "the sgemm-tune that emitted it\"\n#endif\n\n"
-    << machine_code_check.str() << "namespace sgemm_tuned_data {\n\n"
+    << machine_code_check.str()
+    << "// The tables (kKernels, kGpus) are not const, though nothing writes them: as const tables of\n"
+    << "// the const machine-code arrays, nvcc's front end took gigabytes to compile a program using them.\n"
+    << "namespace sgemm_tuned_data {\n\n"
     << data.str() << tables.str() << "inline ::sgemm_tune_runtime::GpuTable kGpus[] = {\n"
     << gpu_table.str() << "};\n"
     << "inline constexpr int kGpuCount = static_cast<int>(sizeof kGpus / sizeof kGpus[0]);\n\n"
@@ -255,15 +261,19 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
 }
 
 void check_writable(const std::string &path) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw UserError("cannot write " + path + ": it is a directory");
-  // The temporary file write_file_atomically writes first, created and removed again.
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw UserError("cannot write " + path + ": " + std::strerror(errno));
-  }
-  std::remove(tmp.c_str());
+  // A folder at the path, not a link to one: write_file_atomically's rename would replace a link.
+  if (fs::symlink_status(path, ec).type() == fs::file_type::directory)
+    throw UserError("cannot write " + path + ": " + std::strerror(EISDIR));
+  // A file of a name of its own in the path's folder, created exclusively (no file of the
+  // user's is touched, no link followed) and removed again.
+  const fs::path folder = fs::path(path).parent_path();
+  std::string probe = ((folder.empty() ? fs::path(".") : folder) / ".sgemm-tune-write-check-XXXXXX").string();
+  const int fd = mkstemp(probe.data());
+  if (fd < 0) throw UserError("cannot write " + path + ": " + std::strerror(errno));
+  close(fd);
+  std::remove(probe.c_str());
 }
 
 void write_file_atomically(const std::string &path, const std::string &text) {

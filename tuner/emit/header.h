@@ -49,10 +49,11 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
 // Writes `text` to `path` through a temporary file and a rename: never half a header.
 void write_file_atomically(const std::string &path, const std::string &text);
 
-// Throws the UserError that write_file_atomically would, naming `path`, where a file cannot
-// be written there (its folder is missing or not writable, or a folder stands at the path),
-// and leaves nothing behind: asked before long work (emit compiles for minutes), so that
-// the work is not thrown away at the end.
+// Throws a UserError naming `path` ("cannot write PATH: why", as write_file_atomically
+// words it) where a file cannot be written there: its folder is missing or not writable, or
+// a folder stands at the path. Touches no file of the user's (a probe file of its own name,
+// created exclusively, is removed again). Asked before long work (emit compiles for
+// minutes), so that the work is not thrown away at the end.
 void check_writable(const std::string &path);
 
 }  // namespace sgemm_tune
