@@ -182,7 +182,6 @@ TEST(Cli, AnExportWithANumberTooLargeIsRefusedWithAMessage) {
   std::filesystem::remove(db);
 }
 
-
 // emit compiles every entry's machine code, for minutes, before it writes: a path it cannot
 // write to is refused first. An empty database tells the order: its own refusal ("holds no
 // verified results") comes only once the path has passed.
@@ -219,5 +218,6 @@ TEST(Cli, EmitRefusesAnUnwritablePathBeforeItsWork) {
             "the user's own file");
   fs::remove_all(dir);
 }
+
 }  // namespace
 }  // namespace sgemm_tune

@@ -186,12 +186,12 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
                             "launch_any<" + tile_arguments(e->tile) + ">")
            << "},\n";
     }
-    // The tables are not const, though nothing writes them: nvcc's front end (cudafe++ and
-    // cicc, CUDA 13.0) takes a const table that points at the const machine-code arrays for
-    // a constant and holds copies of the arrays' bytes where it is used. A program that
-    // called the header's run-time directly (tools/example, tools/bench_shapes) then took
-    // 10 GB and more to compile against a header of twelve entries; with these tables,
-    // 0.7 GB. The arrays themselves stay const.
+    // The tables are not const, though nothing writes them: with const tables that point at
+    // the const machine-code arrays, nvcc's front end (cudafe++ and cicc, CUDA 13.0) took
+    // gigabytes, apparently holding the machine code as constants. A program that called
+    // the header's run-time directly (tools/example, tools/bench_shapes) took 10 GB and more
+    // to compile against a header of twelve entries; with these tables, 0.64-0.67 GB
+    // (bench/results/2026-12-05-cpu-header-build-memory). The arrays themselves stay const.
     tables << "// " << cpp_comment_text(gpu) << "\n"
            << "inline ::sgemm_tune_runtime::TunedKernel kKernels" << g << "[] = {\n" << rows.str() << "};\n";
     tables << "inline ::sgemm_tune_runtime::LoadedCode kLoaded" << g << "[" << list.size() << "];\n";
@@ -260,18 +260,28 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
   return out;
 }
 
+namespace {
+
+// The one wording of a file that cannot be written, for check_writable and
+// write_file_atomically alike.
+UserError cannot_write(const std::string &path, const std::string &why) {
+  return UserError("cannot write " + path + ": " + why);
+}
+
+}  // namespace
+
 void check_writable(const std::string &path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   // A folder at the path, not a link to one: write_file_atomically's rename would replace a link.
   if (fs::symlink_status(path, ec).type() == fs::file_type::directory)
-    throw UserError("cannot write " + path + ": " + std::strerror(EISDIR));
+    throw cannot_write(path, std::strerror(EISDIR));
   // A file of a name of its own in the path's folder, created exclusively (no file of the
   // user's is touched, no link followed) and removed again.
   const fs::path folder = fs::path(path).parent_path();
   std::string probe = ((folder.empty() ? fs::path(".") : folder) / ".sgemm-tune-write-check-XXXXXX").string();
   const int fd = mkstemp(probe.data());
-  if (fd < 0) throw UserError("cannot write " + path + ": " + std::strerror(errno));
+  if (fd < 0) throw cannot_write(path, std::strerror(errno));
   close(fd);
   std::remove(probe.c_str());
 }
@@ -280,18 +290,18 @@ void write_file_atomically(const std::string &path, const std::string &text) {
   const std::string tmp = path + ".tmp";
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw UserError("cannot write " + path + ": " + std::strerror(errno));
+    if (!f) throw cannot_write(path, std::strerror(errno));
     f << text;
     f.flush();
     if (!f) {
       std::remove(tmp.c_str());
-      throw UserError("cannot write " + path + ": " + std::strerror(errno));
+      throw cannot_write(path, std::strerror(errno));
     }
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     const std::string why = std::strerror(errno);
     std::remove(tmp.c_str());
-    throw UserError("cannot write " + path + ": " + why);
+    throw cannot_write(path, why);
   }
 }
 
