@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "broken_edge_kernel.h"
+#include "sgemm_launch.h"
 #include "test_paths.h"
 
 #include "tuner/pipeline/compile_pool.h"
@@ -60,41 +61,79 @@ TEST(CompilePool, ReturnsEveryTileExactlyOnce) {
 }
 
 // A run with BLAS shapes compiles each tile's edge kernels that run them beside its fast
-// kernel, each in a program of its own, and nothing more.
-TEST(CompilePool, BlasShapesBringTheEdgeKernelsThatRunThem) {
+// kernel, each in a program of its own, with only the bodies those shapes run.
+TEST(CompilePool, BlasShapesBringTheEdgeKernelBodiesThatRunThem) {
   const auto tiles = small_space_tiles(1);
   ASSERT_EQ(tiles.size(), 1u);
   const SgemmTile tile = tiles[0];
-  // 1024^3 NN: the fast kernel; TN: the edge kernel; NT: the kernel of any operands.
+  using sgemm_tune_kernels::kEdgeBodyNarrow;
+  using sgemm_tune_kernels::kEdgeBodyPlain;
+  using sgemm_tune_kernels::kEdgeBodyTransposedA;
+  const EdgeBodies plain = edge_body_bit(kEdgeBodyPlain), transposed_a = edge_body_bit(kEdgeBodyTransposedA),
+                   narrow = edge_body_bit(kEdgeBodyNarrow);
+  // 1024^3 NN: the fast kernel; TN: the edge kernel's transposed-A body; NT: the kernel of
+  // any operands' plain body; 1000^3 NN: the edge kernel's plain body; 1001x1000x999 NN (A's
+  // rows 999 floats apart, not 16-byte aligned): its narrow body.
   EXPECT_TRUE(companions_for(tile, {parse_shape("1024x1024x1024"), parse_shape("1024x1024x1024:NN")}).empty());
-  EXPECT_EQ(companions_for(tile, {parse_shape("1024x1024x1024:TN")}), std::vector<KernelVariant>{KernelVariant::edges});
-  const std::vector<Shape> shapes = {parse_shape("1024x1024x1024:NT"), parse_shape("1000x1000x1000:NN")};
-  EXPECT_EQ(companions_for(tile, shapes), (std::vector<KernelVariant>{KernelVariant::edges, KernelVariant::any}));
-  // A resumed run measures only the shapes not recorded before: the kernels that run only
-  // recorded ones are not compiled again.
+  EXPECT_EQ(companions_for(tile, {parse_shape("1024x1024x1024:TN")}),
+            (std::vector<CompanionRequest>{{KernelVariant::edges, transposed_a}}));
+  const std::vector<Shape> shapes = {parse_shape("1024x1024x1024:NT"), parse_shape("1000x1000x1000:NN"),
+                                     parse_shape("1001x1000x999:NN")};
+  EXPECT_EQ(companions_for(tile, shapes), (std::vector<CompanionRequest>{{KernelVariant::edges, plain | narrow},
+                                                                         {KernelVariant::any, plain}}));
+  // A resumed run measures only the shapes not recorded before: the kernels and bodies that
+  // run only recorded ones are not compiled again.
   const auto recorded = [](const std::string &which) {
     return [which](const Shape &s) { return s.to_string() == which; };
   };
-  EXPECT_EQ(companions_for(tile, shapes, recorded("1000x1000x1000:NN")), std::vector<KernelVariant>{KernelVariant::any});
-  EXPECT_EQ(companions_for(tile, shapes, recorded("1024x1024x1024:NT")), std::vector<KernelVariant>{KernelVariant::edges});
+  EXPECT_EQ(companions_for(tile, shapes, recorded("1000x1000x1000:NN")),
+            (std::vector<CompanionRequest>{{KernelVariant::edges, narrow}, {KernelVariant::any, plain}}));
+  EXPECT_EQ(companions_for(tile, shapes, recorded("1024x1024x1024:NT")),
+            (std::vector<CompanionRequest>{{KernelVariant::edges, plain | narrow}}));
   EXPECT_TRUE(companions_for(tile, shapes, [](const Shape &) { return true; }).empty());
 
+  // The narrow body alone: the plain body's symbol is still the one from which the others
+  // are named, and its kernel is not in the cubin.
+  const std::vector<Shape> narrow_only = {shapes[0], shapes[2]};
   CompilePool pool(KernelSource::embedded(), sm90(), tiles, 1, KernelVariant::exact, {},
-                   [&](const SgemmTile &t) { return companions_for(t, shapes); });
+                   [&](const SgemmTile &t) { return companions_for(t, narrow_only); });
   const auto outcome = pool.next();
   ASSERT_TRUE(outcome && outcome->kernel) << (outcome ? outcome->error : "no outcome");
   const CompiledKernel &k = *outcome->kernel;
   EXPECT_NE(k.lowered_name.find("sgemm_double_buffered"), std::string::npos);
   ASSERT_EQ(k.companions.size(), 2u);
-  EXPECT_EQ(k.companions[0].variant, KernelVariant::edges);
-  EXPECT_NE(k.companions[0].lowered_name.find("sgemm_double_buffered_edges"), std::string::npos);
-  EXPECT_EQ(k.companions[1].variant, KernelVariant::any);
-  EXPECT_NE(k.companions[1].lowered_name.find("sgemm_double_buffered_any"), std::string::npos);
+  const CompanionKernel &edges = k.companions[0], &any = k.companions[1];
+  EXPECT_EQ(edges.variant, KernelVariant::edges);
+  EXPECT_EQ(edges.bodies, narrow);
+  EXPECT_EQ(any.variant, KernelVariant::any);
+  EXPECT_EQ(any.bodies, plain);
+  char symbol[512];
+  ASSERT_TRUE(sgemm_tune_kernels::edge_body_symbol(edges.lowered_name.c_str(), kEdgeBodyNarrow, symbol, sizeof symbol))
+      << edges.lowered_name;
+  EXPECT_NE(edges.cubin.find(symbol), std::string::npos) << "the narrow body's kernel is in its cubin";
+  EXPECT_EQ(edges.cubin.find(edges.lowered_name + '\0'), std::string::npos) << "the plain body's is not";
+  EXPECT_NE(any.cubin.find(any.lowered_name), std::string::npos);
+  EXPECT_NE(any.lowered_name.find("sgemm_double_buffered_any"), std::string::npos);
   for (const CompanionKernel &c : k.companions) {
     EXPECT_EQ(c.cubin.substr(0, 4), std::string("\x7f" "ELF"));
     EXPECT_GT(c.usage.registers, 0);
     EXPECT_NE(c.cubin, k.cubin);
   }
+}
+
+// The plain body's symbol from any body's, as edge_body_symbol derives each body's from it.
+TEST(CompilePool, ThePlainBodysSymbolIsFoundFromEachBodys) {
+  const std::string plain_edges = "_ZN18sgemm_tune_kernels27sgemm_double_buffered_edgesILi64ELi128ELi32EEEviiif";
+  const std::string plain_any = "_ZN18sgemm_tune_kernels25sgemm_double_buffered_anyILi64ELi128ELi32EEEviiif";
+  for (const std::string &plain : {plain_edges, plain_any})
+    for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body) {
+      char symbol[512];
+      ASSERT_TRUE(sgemm_tune_kernels::edge_body_symbol(plain.c_str(), body, symbol, sizeof symbol));
+      EXPECT_EQ(plain_body_symbol(symbol, body), plain) << symbol;
+    }
+  EXPECT_EQ(plain_body_symbol("_ZN18sgemm_tune_kernels21sgemm_double_bufferedILi64EEEv", 0), "");
+  EXPECT_EQ(plain_body_symbol(plain_edges, 2), "") << "the plain body's name is not the narrow one's";
+  EXPECT_EQ(plain_body_symbol(plain_edges, 7), "");
 }
 
 // An edge kernel that fails to compile fails the shapes it would run, not the tile: the

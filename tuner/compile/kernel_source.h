@@ -30,6 +30,14 @@ struct KernelSource {
 // and operands: transposed, unaligned rows; four kernels too).
 enum class KernelVariant { exact, edges, any };
 
+// A set of the bodies (kEdgeBody*, sgemm_tile_rules.h) of an edge kernel or kernel of any
+// operands: bit b for body b. A tuning run compiles only the bodies its BLAS shapes run,
+// since each is a kernel of its own and, for the edge kernel, takes NVRTC about seven
+// times as long as the fast kernel (bench/results/2026-12-05-cpu-companion-bodies).
+using EdgeBodies = unsigned;
+inline constexpr EdgeBodies kEveryEdgeBody = (1u << sgemm_tune_kernels::kEdgeBodies) - 1;
+constexpr EdgeBodies edge_body_bit(int body) { return 1u << body; }
+
 // The C++ name of the kernel instantiated for a tile, for nvrtcAddNameExpression.
 std::string kernel_name_expression(const SgemmTile &tile);
 // The same for the tile's edge kernel (any shape): that of its plain body's kernel

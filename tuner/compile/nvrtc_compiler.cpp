@@ -95,24 +95,48 @@ std::string CompileOptions::to_string() const {
   return out;
 }
 
+std::string plain_body_symbol(const std::string &body_symbol, int body) {
+  if (body < 0 || body >= sgemm_tune_kernels::kEdgeBodies) return {};
+  // Itanium mangling writes each name as its length and its letters, the template
+  // arguments' "I" after it.
+  for (const std::string plain : {"sgemm_double_buffered_edges", "sgemm_double_buffered_any"}) {
+    const std::string named = plain + sgemm_tune_kernels::edge_body_kernel_suffix(body);
+    const std::string from = std::to_string(named.size()) + named + "I";
+    const std::size_t at = body_symbol.find(from);
+    if (at != std::string::npos)
+      return body_symbol.substr(0, at) + std::to_string(plain.size()) + plain + "I" +
+             body_symbol.substr(at + from.size());
+  }
+  return {};
+}
+
 CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile,
-                              KernelVariant variant) {
+                              KernelVariant variant, EdgeBodies bodies) {
   const auto start = std::chrono::steady_clock::now();
   CompiledKernel out;
   out.tile = tile;
   out.name_expression = name_expression(tile, variant);
-  // The edge kernel and the kernel of any operands are a kernel per body, all in one cubin
-  // (the run-time picks one per launch); name_expression names the plain body's.
-  std::vector<std::string> names{out.name_expression};
-  if (variant != KernelVariant::exact)
-    for (int body = 1; body < sgemm_tune_kernels::kEdgeBodies; ++body)
-      names.push_back(edge_body_name_expression(tile, variant, body));
+  // The edge kernel and the kernel of any operands are a kernel per body, the asked-for ones
+  // in one cubin (the run-time picks one per launch); name_expression names the plain body's.
+  std::vector<std::string> names;
+  int first_body = sgemm_tune_kernels::kEdgeBodyPlain;
+  if (variant == KernelVariant::exact) {
+    names.push_back(out.name_expression);
+  } else {
+    for (int body = sgemm_tune_kernels::kEdgeBodies - 1; body >= 0; --body)
+      if (bodies & edge_body_bit(body)) first_body = body;
+    for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body)
+      if (bodies & edge_body_bit(body)) names.push_back(edge_body_name_expression(tile, variant, body));
+    if (names.empty()) throw std::invalid_argument("compile_kernel: no body of " + out.name_expression + " asked for");
+  }
   NvrtcProgram prog(source);
   out.log = prog.compile(options, names);
 
   const char *lowered = nullptr;
-  prog.check(nvrtcGetLoweredName(prog.get(), out.name_expression.c_str(), &lowered), "nvrtcGetLoweredName");
-  out.lowered_name = lowered;
+  prog.check(nvrtcGetLoweredName(prog.get(), names.front().c_str(), &lowered), "nvrtcGetLoweredName");
+  out.lowered_name = variant == KernelVariant::exact ? lowered : plain_body_symbol(lowered, first_body);
+  if (out.lowered_name.empty())
+    throw CompileError("cannot derive the plain body's symbol from " + std::string(lowered), out.log);
 
   size_t cubin_size = 0;
   prog.check(nvrtcGetCUBINSize(prog.get(), &cubin_size), "nvrtcGetCUBINSize");
@@ -140,15 +164,16 @@ CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &
 }
 
 void compile_companions(const KernelSource &source, const CompileOptions &options, CompiledKernel &kernel,
-                        const std::vector<KernelVariant> &variants) {
-  for (KernelVariant variant : variants) {
+                        const std::vector<CompanionRequest> &requests) {
+  for (const CompanionRequest &r : requests) {
     try {
-      CompiledKernel k = compile_kernel(source, options, kernel.tile, variant);
-      kernel.companions.push_back(CompanionKernel{variant, std::move(k.lowered_name), std::move(k.cubin), k.usage});
+      CompiledKernel k = compile_kernel(source, options, kernel.tile, r.variant, r.bodies);
+      kernel.companions.push_back(
+          CompanionKernel{r.variant, std::move(k.lowered_name), std::move(k.cubin), k.usage, r.bodies});
     } catch (const CompileError &e) {
-      kernel.companion_failures.push_back(CompanionFailure{variant, e.what(), e.log()});
+      kernel.companion_failures.push_back(CompanionFailure{r.variant, e.what(), e.log()});
     } catch (const std::exception &e) {
-      kernel.companion_failures.push_back(CompanionFailure{variant, e.what(), {}});
+      kernel.companion_failures.push_back(CompanionFailure{r.variant, e.what(), {}});
     }
   }
 }

@@ -26,9 +26,19 @@ struct CompileOptions {
 // program of its own) for the BLAS shapes of a run that the fast kernel cannot run.
 struct CompanionKernel {
   KernelVariant variant = KernelVariant::edges;
-  std::string lowered_name;
-  std::string cubin;
-  ResourceUsage usage;
+  std::string lowered_name;  // the plain body's symbol, from which the others' derive (edge_body_symbol)
+  std::string cubin;         // holds the kernels of `bodies` only
+  ResourceUsage usage;       // the most of those bodies'
+  EdgeBodies bodies = kEveryEdgeBody;
+};
+
+// A companion to compile: the kernel and which of its bodies.
+struct CompanionRequest {
+  KernelVariant variant = KernelVariant::edges;
+  EdgeBodies bodies = kEveryEdgeBody;
+  friend bool operator==(const CompanionRequest &a, const CompanionRequest &b) {
+    return a.variant == b.variant && a.bodies == b.bodies;
+  }
 };
 
 // A companion NVRTC refused. Only the shapes it would run fail: the fast kernel and the other
@@ -61,17 +71,23 @@ class CompileError : public std::runtime_error {
   std::string log_;
 };
 
-// Thread-safe: each call owns its NVRTC program, which holds the one kernel `variant` names.
-// Throws CompileError.
+// Thread-safe: each call owns its NVRTC program, which holds the kernel `variant` names:
+// for an edge kernel or kernel of any operands, its bodies in `bodies` (at least one), in
+// one cubin; lowered_name is still the plain body's symbol. Throws CompileError.
 CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &options, const SgemmTile &tile,
-                              KernelVariant variant = KernelVariant::exact);
+                              KernelVariant variant = KernelVariant::exact, EdgeBodies bodies = kEveryEdgeBody);
 
-// The kernel's tile's kernels `variants` (edges, any), for timing BLAS shapes (shape.h) as
-// sgemm_tuned runs them, into kernel.companions; one that fails to compile (or throws
-// anything else) goes to kernel.companion_failures instead, so that it fails only the
-// shapes it would run. Thread-safe.
+// The kernel's tile's kernels `requests` name (edges, any, and which bodies), for timing BLAS
+// shapes (shape.h) as sgemm_tuned runs them, into kernel.companions; one that fails to
+// compile (or throws anything else) goes to kernel.companion_failures instead, so that it
+// fails only the shapes it would run. Thread-safe.
 void compile_companions(const KernelSource &source, const CompileOptions &options, CompiledKernel &kernel,
-                        const std::vector<KernelVariant> &variants);
+                        const std::vector<CompanionRequest> &requests);
+
+// The plain body's symbol of the edge kernel or kernel of any operands whose body `body` has
+// symbol `body_symbol` (the inverse of edge_body_symbol, sgemm_launch.h); empty when
+// `body_symbol` is no such kernel's.
+std::string plain_body_symbol(const std::string &body_symbol, int body);
 
 // Compiles every kernel the template instantiates for a tile, the fast one, its edge
 // kernel's four and its kernel of any operands' four, in one program, and keeps no machine

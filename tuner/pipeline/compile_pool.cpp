@@ -28,8 +28,8 @@ void CompilePool::work() {
     try {
       CompiledKernel kernel = compile_kernel(source_, options_, tiles_[i], variant_);
       if (companions_) {
-        const std::vector<KernelVariant> variants = companions_(tiles_[i]);
-        if (!variants.empty()) compile_companions(source_, options_, kernel, variants);
+        const std::vector<CompanionRequest> requests = companions_(tiles_[i]);
+        if (!requests.empty()) compile_companions(source_, options_, kernel, requests);
       }
       out.kernel = std::move(kernel);
     } catch (const CompileError &e) {

@@ -31,7 +31,7 @@ class CompilePool {
   // the tile's edge kernels that `companions` names for it (compile_companions; none when
   // it is empty); one of them that fails to compile is recorded in the kernel
   // (companion_failures) and fails only the shapes it would run.
-  using Companions = std::function<std::vector<KernelVariant>(const SgemmTile &)>;
+  using Companions = std::function<std::vector<CompanionRequest>(const SgemmTile &)>;
   CompilePool(KernelSource source, CompileOptions options, std::vector<SgemmTile> tiles, int jobs,
               KernelVariant variant = KernelVariant::exact, std::function<void()> on_ready = {},
               Companions companions = {});

@@ -54,18 +54,18 @@ void take_outcome(ResultRow &row, const Measurement &m) {
   }
 }
 
-std::vector<KernelVariant> companions_for(const SgemmTile &tile, const std::vector<Shape> &shapes,
-                                          const std::function<bool(const Shape &)> &measured_before) {
-  bool edges = false, any = false;
+std::vector<CompanionRequest> companions_for(const SgemmTile &tile, const std::vector<Shape> &shapes,
+                                             const std::function<bool(const Shape &)> &measured_before) {
+  EdgeBodies edges = 0, any = 0;
   for (const Shape &s : shapes) {
     if (!tile_serves_shape(tile, s) || (measured_before && measured_before(s))) continue;
     const KernelVariant v = serving_kernel(tile, s);
-    edges = edges || v == KernelVariant::edges;
-    any = any || v == KernelVariant::any;
+    if (v == KernelVariant::edges) edges |= edge_body_bit(serving_body(tile, s));
+    if (v == KernelVariant::any) any |= edge_body_bit(serving_body(tile, s));
   }
-  std::vector<KernelVariant> out;
-  if (edges) out.push_back(KernelVariant::edges);
-  if (any) out.push_back(KernelVariant::any);
+  std::vector<CompanionRequest> out;
+  if (edges) out.push_back({KernelVariant::edges, edges});
+  if (any) out.push_back({KernelVariant::any, any});
   return out;
 }
 

@@ -24,11 +24,12 @@ ResultRow result_row(const Shape &shape, const SgemmTile &tile, CandidateStatus 
 void take_outcome(ResultRow &row, const Measurement &m);
 
 // The edge kernels of `tile` that run some of `shapes` (serving_kernel: only a BLAS shape's
-// may), to compile beside its fast kernel (compile_companions); only for the shapes
-// `measured_before` does not answer for, where given: a resumed run measures no others
-// (judge_compiled), so an edge kernel that runs only those is not compiled again.
-std::vector<KernelVariant> companions_for(const SgemmTile &tile, const std::vector<Shape> &shapes,
-                                          const std::function<bool(const Shape &)> &measured_before = nullptr);
+// may), each with just the bodies those shapes run (serving_body), to compile beside its
+// fast kernel (compile_companions); only for the shapes `measured_before` does not answer
+// for, where given: a resumed run measures no others (judge_compiled), so an edge kernel
+// or body that runs only those is not compiled again.
+std::vector<CompanionRequest> companions_for(const SgemmTile &tile, const std::vector<Shape> &shapes,
+                                             const std::function<bool(const Shape &)> &measured_before = nullptr);
 
 struct Judgement {
   enum class Verdict { survives, invalid, pruned } verdict = Verdict::survives;

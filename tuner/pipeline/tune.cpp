@@ -221,16 +221,16 @@ class TuningRun {
     double last_compiled_at = 0;
     // Each tile's companions for the shapes it has still to measure, decided on this thread,
     // which alone reads the database, before the compile threads ask for them.
-    std::vector<std::pair<SgemmTile, std::vector<KernelVariant>>> companions;
+    std::vector<std::pair<SgemmTile, std::vector<CompanionRequest>>> companions;
     for (const SgemmTile &tile : tiles)
       companions.emplace_back(tile, companions_for(tile, o_.shapes, [&](const Shape &s) {
                                 return database_ && database_->prior(tile, s);
                               }));
     CompilePool pool(o_.kernel, compile_options_, tiles, o_.jobs, KernelVariant::exact, [this] { wakeup_.notify(); },
                      [&companions](const SgemmTile &tile) {
-                       for (const auto &[t, variants] : companions)
-                         if (t == tile) return variants;
-                       return std::vector<KernelVariant>{};
+                       for (const auto &[t, requests] : companions)
+                         if (t == tile) return requests;
+                       return std::vector<CompanionRequest>{};
                      });
     while (true) {
       const std::uint64_t seen = wakeup_.count();

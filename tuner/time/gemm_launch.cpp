@@ -20,11 +20,22 @@ CandidateKernel::CandidateKernel(const CompiledKernel &compiled)
   if (sgemm_tune_kernels::device_launches_clusters(device))
     SGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&cluster_sms_, cudaDevAttrMultiProcessorCount, device));
   for (const CompanionKernel &c : compiled.companions) {
-    EdgeKernel edge{c.variant, LoadedKernel::load(c.cubin, c.lowered_name), {}, {}};
+    // The cubin holds the bodies the run's shapes take (c.bodies) and is found by the first
+    // of them; the others stay null, and a launch that needs one is refused below.
+    int first = 0;
+    while (first < sgemm_tune_kernels::kEdgeBodies && !(c.bodies & edge_body_bit(first))) ++first;
+    char first_symbol[512];
+    if (first == sgemm_tune_kernels::kEdgeBodies ||
+        !sgemm_tune_kernels::edge_body_symbol(c.lowered_name.c_str(), first, first_symbol, sizeof first_symbol))
+      throw std::logic_error("not the name of an edge kernel's or kernel of any operands' plain body, or no body: " +
+                             c.lowered_name);
+    EdgeKernel edge{c.variant, LoadedKernel::load(c.cubin, first_symbol), {}, {}};
     for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body) {
-      // The other bodies' names derived as the generated header's run-time derives them.
+      // The bodies' names derived as the generated header's run-time derives them.
       char symbol[512];
-      if (body == 0) {
+      if (!(c.bodies & edge_body_bit(body))) {
+        continue;
+      } else if (body == first) {
         edge.bodies[body] = edge.cubin.kernel();
       } else if (sgemm_tune_kernels::edge_body_symbol(c.lowered_name.c_str(), body, symbol, sizeof symbol)) {
         edge.bodies[body] = edge.cubin.other(symbol);
@@ -57,6 +68,9 @@ void CandidateKernel::launch(const GemmArgs &a, cudaStream_t stream) const {
   // it splits K to fill the GPU instead, as clusters where it splits few enough ways), over
   // that kernel's resident blocks.
   sgemm_tune_kernels::EdgeLaunch e = sgemm_tune_kernels::edge_launch(tile_, g);
+  if (!edge->bodies[e.body])
+    throw std::logic_error("shape " + a.shape.to_string() + " needs edge body " + std::to_string(e.body) +
+                           ", which the candidate was not compiled with");
   if (cluster_sms_ > 0) e.operands |= sgemm_tune_kernels::kOperandClusterSplit;
   const int splits = sgemm_tune_kernels::tile_kernel_splits(variant == KernelVariant::edges
                                                                 ? sgemm_tune_kernels::TileKernel::edges

@@ -38,8 +38,8 @@ class CandidateKernel {
 
  private:
   // An edge kernel or kernel of any operands, loaded with its shared-memory limit raised:
-  // its kernel per body (kEdgeBody*), and the blocks the GPU holds of each (the slots its
-  // tail split fills).
+  // its kernel per body (kEdgeBody*; null for a body the run did not compile), and the
+  // blocks the GPU holds of each (the slots its tail split fills).
   struct EdgeKernel {
     KernelVariant variant;
     LoadedKernel cubin;

@@ -35,6 +35,11 @@ KernelVariant serving_kernel(const SgemmTile &tile, const Shape &s) {
   return KernelVariant::edges;
 }
 
+int serving_body(const SgemmTile &tile, const Shape &s) {
+  if (serving_kernel(tile, s) == KernelVariant::exact) return sgemm_tune_kernels::kEdgeBodyPlain;
+  return sgemm_tune_kernels::edge_launch(tile, shape_product(s, 1.0f, nullptr, nullptr, 0.0f, nullptr)).body;
+}
+
 bool tile_serves_shape(const SgemmTile &tile, const Shape &s) {
   if (!s.blas) return sgemm_tune_kernels::shape_fits_tile(tile, s.M, s.N, s.K);
   if (serving_kernel(tile, s) == KernelVariant::exact) return true;

@@ -29,6 +29,11 @@ sgemm_tune_kernels::RowMajorGemm shape_product(const Shape &shape, float alpha, 
 // addresses, as cudaMalloc returns them).
 KernelVariant serving_kernel(const SgemmTile &tile, const Shape &shape);
 
+// The body (kEdgeBody*) of that kernel that runs the shape, where it is the edge kernel or
+// the kernel of any operands (edge_launch, as sgemm_tuned picks it); kEdgeBodyPlain for a
+// shape the fast kernel runs.
+int serving_body(const SgemmTile &tile, const Shape &shape);
+
 // Whether that kernel can run the shape: a plain shape's tile must divide it; a BLAS shape
 // fits any tile whose edge kernel's offsets reach it.
 bool tile_serves_shape(const SgemmTile &tile, const Shape &shape);

@@ -216,7 +216,10 @@ void to_json(json &j, const InitRequest &r) {
 void from_json(const json &j, InitRequest &r) { from_json(j, r.config); }
 
 void to_json(json &j, const CompanionCode &c) {
-  j = {{"variant", c.variant == KernelVariant::any ? "any" : "edges"}, {"symbol", c.symbol}, {"cubin_size", c.cubin_size}};
+  j = {{"variant", c.variant == KernelVariant::any ? "any" : "edges"},
+       {"symbol", c.symbol},
+       {"cubin_size", c.cubin_size},
+       {"bodies", c.bodies}};
 }
 void from_json(const json &j, CompanionCode &c) {
   std::string variant;
@@ -225,12 +228,17 @@ void from_json(const json &j, CompanionCode &c) {
   c.variant = variant == "any" ? KernelVariant::any : KernelVariant::edges;
   read(j, "symbol", c.symbol);
   read(j, "cubin_size", c.cubin_size);
+  read(j, "bodies", c.bodies);
+  if (c.bodies == 0 || (c.bodies & ~kEveryEdgeBody) != 0)
+    fail("bodies: expected a non-empty set of the " + std::to_string(sgemm_tune_kernels::kEdgeBodies) +
+         " bodies' bits, got " + std::to_string(c.bodies));
 }
 
 MeasureRequest measure_request(const CompiledKernel &kernel, std::vector<std::size_t> shapes,
                                std::vector<double> best_ms) {
   MeasureRequest r{kernel.tile, kernel.lowered_name, std::move(shapes), std::move(best_ms), kernel.cubin.size(), {}};
-  for (const CompanionKernel &c : kernel.companions) r.companions.push_back({c.variant, c.lowered_name, c.cubin.size()});
+  for (const CompanionKernel &c : kernel.companions)
+    r.companions.push_back({c.variant, c.lowered_name, c.cubin.size(), c.bodies});
   return r;
 }
 

@@ -31,6 +31,7 @@ struct CompanionCode {  // an edge kernel's cubin that follows a measure request
   KernelVariant variant = KernelVariant::edges;  // "edges" or "any"
   std::string symbol;
   std::size_t cubin_size = 0;
+  EdgeBodies bodies = kEveryEdgeBody;  // the bodies the cubin holds
 };
 struct MeasureRequest {  // op "measure": verify and time one candidate
   static constexpr const char *kOp = "measure";
