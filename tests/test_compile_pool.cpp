@@ -116,13 +116,46 @@ TEST(CompilePool, BlasShapesBringTheEdgeKernelBodiesThatRunThem) {
   EXPECT_NE(any.lowered_name.find("sgemm_double_buffered_any"), std::string::npos);
   for (const CompanionKernel &c : k.companions) {
     EXPECT_EQ(c.cubin.substr(0, 4), std::string("\x7f" "ELF"));
-    EXPECT_GT(c.usage.registers, 0);
     EXPECT_NE(c.cubin, k.cubin);
   }
+  // Each compiled body's resources, and none for the others: a shape's row records those of
+  // the body that runs it, whatever else the run compiled.
+  for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body) {
+    EXPECT_EQ(edges.body_usage[body].registers > 0, body == kEdgeBodyNarrow) << body;
+    EXPECT_EQ(any.body_usage[body].registers > 0, body == kEdgeBodyPlain) << body;
+  }
+  const CompiledJudgement j = judge_compiled(k, outcome->seconds, narrow_only, PruneSettings{},
+                                             sm_limits_for_arch("sm_90"), [](const Shape &) { return false; });
+  ASSERT_EQ(j.rows.size(), 2u);
+  EXPECT_EQ(j.rows[0].registers, any.body_usage[kEdgeBodyPlain].registers);
+  EXPECT_EQ(j.rows[1].registers, edges.body_usage[kEdgeBodyNarrow].registers);
+}
+
+// With two bodies of the edge kernel compiled, each shape's row records the registers of the
+// body that runs it, not the more of the two.
+TEST(CompilePool, EachBlasShapesRowRecordsItsOwnBodysRegisters) {
+  const auto tiles = small_space_tiles(1);
+  ASSERT_EQ(tiles.size(), 1u);
+  const std::vector<Shape> shapes = {parse_shape("1000x1000x1000:NN"), parse_shape("1001x1000x999:NN")};
+  CompilePool pool(KernelSource::embedded(), sm90(), tiles, 1, KernelVariant::exact, {},
+                   [&](const SgemmTile &t) { return companions_for(t, shapes); });
+  const auto outcome = pool.next();
+  ASSERT_TRUE(outcome && outcome->kernel) << (outcome ? outcome->error : "no outcome");
+  const CompiledKernel &k = *outcome->kernel;
+  ASSERT_EQ(k.companions.size(), 1u);
+  const auto &usage = k.companions[0].body_usage;
+  const int plain = usage[sgemm_tune_kernels::kEdgeBodyPlain].registers,
+            narrow = usage[sgemm_tune_kernels::kEdgeBodyNarrow].registers;
+  ASSERT_NE(plain, narrow) << "this test needs a tile whose two bodies differ in registers";
+  const CompiledJudgement j = judge_compiled(k, outcome->seconds, shapes, PruneSettings{}, sm_limits_for_arch("sm_90"),
+                                             [](const Shape &) { return false; });
+  ASSERT_EQ(j.rows.size(), 2u);
+  EXPECT_EQ(j.rows[0].registers, plain);
+  EXPECT_EQ(j.rows[1].registers, narrow);
 }
 
 // The plain body's symbol from any body's, as edge_body_symbol derives each body's from it.
-TEST(CompilePool, ThePlainBodysSymbolIsFoundFromEachBodys) {
+TEST(CompilePool, PlainBodySymbolInvertsEdgeBodySymbol) {
   const std::string plain_edges = "_ZN18sgemm_tune_kernels27sgemm_double_buffered_edgesILi64ELi128ELi32EEEviiif";
   const std::string plain_any = "_ZN18sgemm_tune_kernels25sgemm_double_buffered_anyILi64ELi128ELi32EEEviiif";
   for (const std::string &plain : {plain_edges, plain_any})
@@ -171,7 +204,8 @@ TEST(CompilePool, ACompanionThatFailsToCompileFailsOnlyTheShapesItRuns) {
   EXPECT_GT(j.rows[1].compile_seconds, 0);
   EXPECT_EQ(j.rows[2].shape, shapes[2]);
   EXPECT_NE(j.rows[2].status, CandidateStatus::compile_failed);
-  EXPECT_EQ(j.rows[2].registers, k.companions[0].usage.registers) << "the kernel of any operands runs NT";
+  EXPECT_EQ(j.rows[2].registers, k.companions[0].body_usage[sgemm_tune_kernels::kEdgeBodyPlain].registers)
+      << "the kernel of any operands' plain body runs NT";
 }
 
 TEST(CompilePool, NothingToCompileEndsAtOnce) {

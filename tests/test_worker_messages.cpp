@@ -102,8 +102,10 @@ TEST(WorkerMessages, MeasureAndCublasRequestsRoundTrip) {
   kernel.tile = tile;
   kernel.lowered_name = "_Z4fast";
   kernel.cubin = std::string(10, 'x');
-  kernel.companions = {{KernelVariant::edges, "_Z5edges", std::string(20, 'y'), {}},
-                       {KernelVariant::any, "_Z3any", std::string(30, 'z'), {}}};
+  // The edge kernel with its narrow body alone, the kernel of any operands with every body.
+  const EdgeBodies narrow = edge_body_bit(sgemm_tune_kernels::kEdgeBodyNarrow);
+  kernel.companions = {{KernelVariant::edges, "_Z5edges", std::string(20, 'y'), narrow, {}},
+                       {KernelVariant::any, "_Z3any", std::string(30, 'z'), kEveryEdgeBody, {}}};
   const WorkerRequest with = read_request(wire_line(measure_request(kernel, {2}, {0.0})));
   const auto *w = std::get_if<MeasureRequest>(&with);
   ASSERT_NE(w, nullptr);
@@ -113,11 +115,22 @@ TEST(WorkerMessages, MeasureAndCublasRequestsRoundTrip) {
   EXPECT_EQ(w->companions[0].variant, KernelVariant::edges);
   EXPECT_EQ(w->companions[0].symbol, "_Z5edges");
   EXPECT_EQ(w->companions[0].cubin_size, 20u);
+  EXPECT_EQ(w->companions[0].bodies, narrow);
   EXPECT_EQ(w->companions[1].variant, KernelVariant::any);
   EXPECT_EQ(w->companions[1].cubin_size, 30u);
+  EXPECT_EQ(w->companions[1].bodies, kEveryEdgeBody);
   json bad = json::parse(wire_line(measure_request(kernel, {2}, {0.0})));
   bad["companions"][0]["variant"] = "exact";
   EXPECT_THROW(read_request(bad.dump()), WireError);
+  // Which bodies a cubin holds: a non-empty set of the four bodies' bits, and nothing else.
+  for (const json &bodies : {json(0), json(16), json(-1), json("narrow")}) {
+    json wrong = json::parse(wire_line(measure_request(kernel, {2}, {0.0})));
+    wrong["companions"][0]["bodies"] = bodies;
+    EXPECT_THROW(read_request(wrong.dump()), WireError) << bodies.dump();
+  }
+  json missing = json::parse(wire_line(measure_request(kernel, {2}, {0.0})));
+  missing["companions"][0].erase("bodies");
+  EXPECT_THROW(read_request(missing.dump()), WireError);
 
   // BLAS shapes travel as they are written.
   InitRequest init;

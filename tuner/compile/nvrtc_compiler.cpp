@@ -5,6 +5,8 @@
 
 #include <nvrtc.h>
 
+#include "sgemm_launch.h"
+
 namespace sgemm_tune {
 namespace {
 
@@ -103,9 +105,14 @@ std::string plain_body_symbol(const std::string &body_symbol, int body) {
     const std::string named = plain + sgemm_tune_kernels::edge_body_kernel_suffix(body);
     const std::string from = std::to_string(named.size()) + named + "I";
     const std::size_t at = body_symbol.find(from);
-    if (at != std::string::npos)
-      return body_symbol.substr(0, at) + std::to_string(plain.size()) + plain + "I" +
-             body_symbol.substr(at + from.size());
+    if (at == std::string::npos) continue;
+    std::string out =
+        body_symbol.substr(0, at) + std::to_string(plain.size()) + plain + "I" + body_symbol.substr(at + from.size());
+    // The run-time names each body from the plain one with edge_body_symbol: a name it would
+    // not find again is no answer (a kernel added to one of the two functions only).
+    char again[1024];
+    if (!sgemm_tune_kernels::edge_body_symbol(out.c_str(), body, again, sizeof again) || body_symbol != again) return {};
+    return out;
   }
   return {};
 }
@@ -119,22 +126,26 @@ CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &
   // The edge kernel and the kernel of any operands are a kernel per body, the asked-for ones
   // in one cubin (the run-time picks one per launch); name_expression names the plain body's.
   std::vector<std::string> names;
-  int first_body = sgemm_tune_kernels::kEdgeBodyPlain;
+  std::vector<int> name_body;  // each name's body (kEdgeBodyPlain for the fast kernel)
   if (variant == KernelVariant::exact) {
     names.push_back(out.name_expression);
+    name_body.push_back(sgemm_tune_kernels::kEdgeBodyPlain);
   } else {
-    for (int body = sgemm_tune_kernels::kEdgeBodies - 1; body >= 0; --body)
-      if (bodies & edge_body_bit(body)) first_body = body;
+    if (bodies == 0 || (bodies & ~kEveryEdgeBody) != 0)
+      throw std::invalid_argument("compile_kernel: bodies " + std::to_string(bodies) + " of " + out.name_expression +
+                                  " are not a non-empty set of its bodies");
     for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body)
-      if (bodies & edge_body_bit(body)) names.push_back(edge_body_name_expression(tile, variant, body));
-    if (names.empty()) throw std::invalid_argument("compile_kernel: no body of " + out.name_expression + " asked for");
+      if (bodies & edge_body_bit(body)) {
+        names.push_back(edge_body_name_expression(tile, variant, body));
+        name_body.push_back(body);
+      }
   }
   NvrtcProgram prog(source);
   out.log = prog.compile(options, names);
 
   const char *lowered = nullptr;
   prog.check(nvrtcGetLoweredName(prog.get(), names.front().c_str(), &lowered), "nvrtcGetLoweredName");
-  out.lowered_name = variant == KernelVariant::exact ? lowered : plain_body_symbol(lowered, first_body);
+  out.lowered_name = variant == KernelVariant::exact ? lowered : plain_body_symbol(lowered, name_body.front());
   if (out.lowered_name.empty())
     throw CompileError("cannot derive the plain body's symbol from " + std::string(lowered), out.log);
 
@@ -147,13 +158,14 @@ CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &
   out.cubin.resize(cubin_size);
   prog.check(nvrtcGetCUBIN(prog.get(), out.cubin.data()), "nvrtcGetCUBIN");
 
-  // An edge kernel's (or kernel of any operands') usage is the most of its bodies': the
-  // result row of a BLAS shape that it runs reports the body that needs most, whichever
-  // body the shape runs (pruning and the residency model read the fast kernel's).
-  for (const std::string &name : names) {
-    prog.check(nvrtcGetLoweredName(prog.get(), name.c_str(), &lowered), "nvrtcGetLoweredName");
+  // An edge kernel's (or kernel of any operands') usage is the most of its compiled bodies':
+  // pruning and the residency model read the fast kernel's. Each body's is kept too, for the
+  // result row of a BLAS shape that the body runs (judge_compiled).
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    prog.check(nvrtcGetLoweredName(prog.get(), names[i].c_str(), &lowered), "nvrtcGetLoweredName");
     const auto usage = parse_ptxas_report(out.log, lowered);
-    if (!usage) throw CompileError("no ptxas resource report for " + name + " in the NVRTC log", out.log);
+    if (!usage) throw CompileError("no ptxas resource report for " + names[i] + " in the NVRTC log", out.log);
+    out.body_usage[name_body[i]] = *usage;
     out.usage.registers = std::max(out.usage.registers, usage->registers);
     out.usage.spill_store_bytes = std::max(out.usage.spill_store_bytes, usage->spill_store_bytes);
     out.usage.spill_load_bytes = std::max(out.usage.spill_load_bytes, usage->spill_load_bytes);
@@ -169,7 +181,7 @@ void compile_companions(const KernelSource &source, const CompileOptions &option
     try {
       CompiledKernel k = compile_kernel(source, options, kernel.tile, r.variant, r.bodies);
       kernel.companions.push_back(
-          CompanionKernel{r.variant, std::move(k.lowered_name), std::move(k.cubin), k.usage, r.bodies});
+          CompanionKernel{r.variant, std::move(k.lowered_name), std::move(k.cubin), r.bodies, k.body_usage});
     } catch (const CompileError &e) {
       kernel.companion_failures.push_back(CompanionFailure{r.variant, e.what(), e.log()});
     } catch (const std::exception &e) {

@@ -2,6 +2,7 @@
 // name expression -> compile -> cubin + lowered name + ptxas resource report.
 #pragma once
 
+#include <array>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,10 +27,12 @@ struct CompileOptions {
 // program of its own) for the BLAS shapes of a run that the fast kernel cannot run.
 struct CompanionKernel {
   KernelVariant variant = KernelVariant::edges;
-  std::string lowered_name;  // the plain body's symbol, from which the others' derive (edge_body_symbol)
-  std::string cubin;         // holds the kernels of `bodies` only
-  ResourceUsage usage;       // the most of those bodies'
+  // The plain body's symbol, from which the others' derive (edge_body_symbol); absent from
+  // the cubin where the plain body was not compiled.
+  std::string lowered_name;
+  std::string cubin;  // holds the kernels of `bodies` only
   EdgeBodies bodies = kEveryEdgeBody;
+  std::array<ResourceUsage, sgemm_tune_kernels::kEdgeBodies> body_usage{};  // of each body in `bodies`
 };
 
 // A companion to compile: the kernel and which of its bodies.
@@ -52,9 +55,14 @@ struct CompanionFailure {
 struct CompiledKernel {
   SgemmTile tile{};
   std::string name_expression;
-  std::string lowered_name;  // the symbol to look up in the loaded cubin
-  std::string cubin;         // bytes of the ELF image
-  ResourceUsage usage;  // an edge kernel's or kernel of any operands': the most of its bodies'
+  // The symbol to look up in the loaded cubin; of an edge kernel or kernel of any operands,
+  // its plain body's, which the cubin lacks where that body was not compiled.
+  std::string lowered_name;
+  std::string cubin;  // bytes of the ELF image
+  // An edge kernel's or kernel of any operands': the most of its compiled bodies', and each
+  // one's in body_usage (zero for a body not compiled).
+  ResourceUsage usage;
+  std::array<ResourceUsage, sgemm_tune_kernels::kEdgeBodies> body_usage{};
   std::string log;
   double seconds = 0;
   std::vector<CompanionKernel> companions;  // compile_companions; empty when not asked for
@@ -85,8 +93,8 @@ void compile_companions(const KernelSource &source, const CompileOptions &option
                         const std::vector<CompanionRequest> &requests);
 
 // The plain body's symbol of the edge kernel or kernel of any operands whose body `body` has
-// symbol `body_symbol` (the inverse of edge_body_symbol, sgemm_launch.h); empty when
-// `body_symbol` is no such kernel's.
+// symbol `body_symbol`: the inverse of edge_body_symbol (sgemm_launch.h), checked against
+// it; empty when `body_symbol` is no such kernel's.
 std::string plain_body_symbol(const std::string &body_symbol, int body);
 
 // Compiles every kernel the template instantiates for a tile, the fast one, its edge

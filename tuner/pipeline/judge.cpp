@@ -5,11 +5,12 @@ namespace {
 
 std::string first_line(const std::string &text) { return text.substr(0, text.find('\n')); }
 
-// The resources of the kernel that runs `shape` (a BLAS shape's may be an edge kernel).
+// The resources of the kernel that runs `shape` (a BLAS shape's may be a body of an edge
+// kernel or of the kernel of any operands).
 const ResourceUsage &serving_usage(const CompiledKernel &kernel, const Shape &shape) {
   const KernelVariant variant = serving_kernel(kernel.tile, shape);
   for (const CompanionKernel &c : kernel.companions)
-    if (c.variant == variant) return c.usage;
+    if (c.variant == variant) return c.body_usage[serving_body(kernel.tile, shape)];
   return kernel.usage;
 }
 
@@ -126,7 +127,7 @@ CompiledJudgement judge_compiled(const CompiledKernel &kernel, double compile_se
     j.rows.push_back(result_row(s, tile, j.verdict.pruned ? CandidateStatus::pruned : CandidateStatus::ok,
                                 j.verdict.reason, j.verdict.detail));
     ResultRow &r = j.rows.back();
-    // Registers and spills are those of the kernel that runs the shape; the residency, the
+    // Registers and spills are those of the kernel (the body) that runs the shape; the residency, the
     // occupancy and the pruning stay the fast kernel's: the tile as the header ships it.
     const ResourceUsage &used = serving_usage(kernel, s);
     r.registers = used.registers;

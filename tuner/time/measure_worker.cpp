@@ -47,7 +47,7 @@ class MeasureWorker {
     kernel.cubin.resize(request.cubin_size);
     if (!std::cin.read(kernel.cubin.data(), static_cast<std::streamsize>(kernel.cubin.size()))) return 0;
     for (const CompanionCode &c : request.companions) {
-      CompanionKernel companion{c.variant, c.symbol, std::string(c.cubin_size, '\0'), {}, c.bodies};
+      CompanionKernel companion{c.variant, c.symbol, std::string(c.cubin_size, '\0'), c.bodies, {}};
       if (!std::cin.read(companion.cubin.data(), static_cast<std::streamsize>(companion.cubin.size()))) return 0;
       kernel.companions.push_back(std::move(companion));
     }
