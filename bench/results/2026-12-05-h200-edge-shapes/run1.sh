@@ -2,10 +2,10 @@
 # Call 1. Two tunings by this tree's sgemm-tune (only the edge bodies a BLAS shape runs are
 # compiled now): search_spaces/workload.json (A) and bench/experiments/workload_edges.json
 # (B: two of A's shapes replaced by products no tile divides, 3100x2900x3000:NN and
-# 1100x900x1000:NN, timed on the edge kernel's plain body). B stops at 330 s (SIGINT: its
-# results so far are kept and a later run resumes it). Then the GPU test that tunes BLAS
-# shapes through the measure worker. The databases come back for the headers (emitted on
-# the CPU machine). Carry [".device"]: devbin.tgz (sgemm-tune, sgemm_tune_gpu_tests).
+# 1100x900x1000:NN, timed on the edge kernel's plain body). A stops at 100 s, B at 440 s
+# (SIGINT: its results so far are kept and the same command resumes it; estimated 6-7
+# minutes on 16 cores). The databases come back for the headers (emitted on the CPU
+# machine). Carry [".device"]: devbin.tgz (sgemm-tune, sgemm_tune_gpu_tests).
 set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
@@ -22,13 +22,8 @@ tune() {  # NAME SPACE SECONDS
   grep -E "^stage|elapsed" "$OUT/logs/tune-$1/tune.log" | tail -2 | tee -a "$OUT/gpu.txt"
   python3 -c "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('PRAGMA wal_checkpoint(TRUNCATE)')" "$OUT/tune-$1.db"
 }
-tune A search_spaces/workload.json 150
-tune B bench/experiments/workload_edges.json 330
-export SGEMM_TUNE_BINARY=$PWD/.device/sgemm-tune SGEMM_TUNE_SOURCE_DIR=$PWD
-t=GpuPipeline.BlasShapesAreVerifiedAndRecordedWithTheirOps
-timeout 90 .device/sgemm_tune_gpu_tests --gtest_filter="$t" >"$OUT/logs/$t.log" 2>&1
-echo "$t exit $? after $(($(date +%s) - T0)) s" | tee -a "$OUT/gpu.txt"
-grep -hE "^\[  (PASSED|FAILED) |FAILED  \]" "$OUT"/logs/Gpu*.log | tee -a "$OUT/gpu.txt"
+tune A search_spaces/workload.json 100
+tune B bench/experiments/workload_edges.json 440
 for v in A B; do
   echo "== $v: best per shape" | tee -a "$OUT/gpu.txt"
   grep -E "^[0-9]+x[0-9]+x[0-9]+.*cuBLAS" -A2 "$OUT/logs/tune-$v/tune.txt" | grep -vE "rank|^--" | cut -c1-120 | tee -a "$OUT/gpu.txt"

@@ -7,8 +7,8 @@
 #     cmake -S tools/bench_shapes -B /tmp/b$v -G Ninja -DSGEMM_TUNED_HEADER=/tmp/h$v/sgemm_tuned.h \
 #       -DCMAKE_CUDA_ARCHITECTURES=90 && cmake --build /tmp/b$v; strip -o .device/bench_shapes-$v /tmp/b$v/bench_shapes
 #   done; then .device/devbin.tgz holding sgemm-tune, sgemm_tune_gpu_tests, bench_shapes-A, -B.
-# First the GPU test that tunes BLAS products and launches them as they were timed (the
-# bodies a run compiles are now only those its shapes run); then A and B in alternating
+# First the GPU tests that tune BLAS products (the bodies a run compiles are now only
+# those its shapes run); then A and B in alternating
 # order, two rounds of seeds 1 and 2 (predicted dispatch), then seed 1 with the measured
 # dispatch. What to read: named (1000^3, 3000^3, 4096x4096x4100) and random, B against A.
 # Carry [".device"].
@@ -21,9 +21,13 @@ T0=$(date +%s)
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv; } | tee "$OUT/gpu.txt"
 mkdir -p "$OUT/logs"
 export SGEMM_TUNE_BINARY=$PWD/.device/sgemm-tune SGEMM_TUNE_SOURCE_DIR=$PWD
-t=GpuBlas.ATunedBlasProductRunsOnTheKernelItWasTimedOn
-timeout 240 .device/sgemm_tune_gpu_tests --gtest_filter="$t" >"$OUT/logs/$t.log" 2>&1
-echo "$t exit $? after $(($(date +%s) - T0)) s" | tee -a "$OUT/gpu.txt"
+# The two GPU tests that tune BLAS shapes (the measure worker loads only the bodies a run
+# compiled), side by side.
+for t in GpuPipeline.BlasShapesAreVerifiedAndRecordedWithTheirOps GpuBlas.ATunedBlasProductRunsOnTheKernelItWasTimedOn; do
+  ( timeout 240 .device/sgemm_tune_gpu_tests --gtest_filter="$t" >"$OUT/logs/$t.log" 2>&1
+    echo "$t exit $? after $(($(date +%s) - T0)) s" | tee -a "$OUT/gpu.txt" ) &
+done
+wait
 for v in A B; do
   .device/bench_shapes-$v --self-test --seed 1 --count 48 >"$OUT/logs/self-test-$v.txt" 2>&1
   echo "self-test $v exit $?" | tee -a "$OUT/gpu.txt"
