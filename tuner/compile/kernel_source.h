@@ -32,11 +32,19 @@ enum class KernelVariant { exact, edges, any };
 
 // A set of the bodies (kEdgeBody*, sgemm_tile_rules.h) of an edge kernel or kernel of any
 // operands: bit b for body b. A tuning run compiles only the bodies its BLAS shapes run,
-// since each is a kernel of its own and, for the edge kernel, takes NVRTC about seven
-// times as long as the fast kernel (bench/results/2026-12-05-cpu-companion-bodies).
+// since each is a kernel of its own and, for the edge kernel, takes NVRTC about ten times
+// as long as the fast kernel (bench/results/2026-12-05-cpu-companion-bodies).
 using EdgeBodies = unsigned;
 inline constexpr EdgeBodies kEveryEdgeBody = (1u << sgemm_tune_kernels::kEdgeBodies) - 1;
 constexpr EdgeBodies edge_body_bit(int body) { return 1u << body; }
+// Whether `bodies` names at least one body and nothing else.
+constexpr bool is_edge_body_set(EdgeBodies bodies) { return bodies != 0 && (bodies & ~kEveryEdgeBody) == 0; }
+// The lowest-numbered body of a set that is_edge_body_set accepts.
+constexpr int first_edge_body(EdgeBodies bodies) {
+  int body = 0;
+  while (!(bodies & edge_body_bit(body))) ++body;
+  return body;
+}
 
 // The C++ name of the kernel instantiated for a tile, for nvrtcAddNameExpression.
 std::string kernel_name_expression(const SgemmTile &tile);

@@ -111,7 +111,8 @@ std::string plain_body_symbol(const std::string &body_symbol, int body) {
     // The run-time names each body from the plain one with edge_body_symbol: a name it would
     // not find again is no answer (a kernel added to one of the two functions only).
     char again[1024];
-    if (!sgemm_tune_kernels::edge_body_symbol(out.c_str(), body, again, sizeof again) || body_symbol != again) return {};
+    if (!sgemm_tune_kernels::edge_body_symbol(out.c_str(), body, again, sizeof again) || body_symbol != again)
+      return {};
     return out;
   }
   return {};
@@ -131,7 +132,7 @@ CompiledKernel compile_kernel(const KernelSource &source, const CompileOptions &
     names.push_back(out.name_expression);
     name_body.push_back(sgemm_tune_kernels::kEdgeBodyPlain);
   } else {
-    if (bodies == 0 || (bodies & ~kEveryEdgeBody) != 0)
+    if (!is_edge_body_set(bodies))
       throw std::invalid_argument("compile_kernel: bodies " + std::to_string(bodies) + " of " + out.name_expression +
                                   " are not a non-empty set of its bodies");
     for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body)

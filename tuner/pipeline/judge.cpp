@@ -127,8 +127,9 @@ CompiledJudgement judge_compiled(const CompiledKernel &kernel, double compile_se
     j.rows.push_back(result_row(s, tile, j.verdict.pruned ? CandidateStatus::pruned : CandidateStatus::ok,
                                 j.verdict.reason, j.verdict.detail));
     ResultRow &r = j.rows.back();
-    // Registers and spills are those of the kernel (the body) that runs the shape; the residency, the
-    // occupancy and the pruning stay the fast kernel's: the tile as the header ships it.
+    // Registers and spills are those of the kernel (the body) that runs the shape; the
+    // residency, the occupancy and the pruning stay the fast kernel's: the tile as the
+    // header ships it.
     const ResourceUsage &used = serving_usage(kernel, s);
     r.registers = used.registers;
     r.spill_bytes = used.spill_store_bytes + used.spill_load_bytes;

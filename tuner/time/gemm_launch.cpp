@@ -20,29 +20,21 @@ CandidateKernel::CandidateKernel(const CompiledKernel &compiled)
   if (sgemm_tune_kernels::device_launches_clusters(device))
     SGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&cluster_sms_, cudaDevAttrMultiProcessorCount, device));
   for (const CompanionKernel &c : compiled.companions) {
-    // The cubin holds the bodies the run's shapes take (c.bodies) and is found by the first
+    // The cubin holds the bodies the run's shapes take (c.bodies), each named from the plain
+    // body's symbol as the generated header's run-time names it, and is loaded by the first
     // of them; the others stay null, and a launch that needs one is refused below.
-    int first = 0;
-    while (first < sgemm_tune_kernels::kEdgeBodies && !(c.bodies & edge_body_bit(first))) ++first;
-    char first_symbol[512];
-    if (first == sgemm_tune_kernels::kEdgeBodies ||
-        !sgemm_tune_kernels::edge_body_symbol(c.lowered_name.c_str(), first, first_symbol, sizeof first_symbol))
-      throw std::logic_error("not the name of an edge kernel's or kernel of any operands' plain body, or no body: " +
-                             c.lowered_name);
-    EdgeKernel edge{c.variant, LoadedKernel::load(c.cubin, first_symbol), {}, {}};
-    for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body) {
-      // The bodies' names derived as the generated header's run-time derives them.
+    if (!is_edge_body_set(c.bodies)) throw std::logic_error("a companion of no body: " + c.lowered_name);
+    const auto symbol_of = [&c](int body) {
       char symbol[512];
-      if (!(c.bodies & edge_body_bit(body))) {
-        continue;
-      } else if (body == first) {
-        edge.bodies[body] = edge.cubin.kernel();
-      } else if (sgemm_tune_kernels::edge_body_symbol(c.lowered_name.c_str(), body, symbol, sizeof symbol)) {
-        edge.bodies[body] = edge.cubin.other(symbol);
-      } else {
+      if (!sgemm_tune_kernels::edge_body_symbol(c.lowered_name.c_str(), body, symbol, sizeof symbol))
         throw std::logic_error("not the name of an edge kernel's or kernel of any operands' plain body: " +
                                c.lowered_name);
-      }
+      return std::string(symbol);
+    };
+    EdgeKernel edge{c.variant, LoadedKernel::load(c.cubin, symbol_of(first_edge_body(c.bodies))), {}, {}};
+    for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body) {
+      if (!(c.bodies & edge_body_bit(body))) continue;
+      edge.bodies[body] = edge.cubin.other(symbol_of(body));
       SGEMM_CUDA_CHECK(sgemm_tune_kernels::set_tile_smem_limit(edge.bodies[body], tile_, device));
       SGEMM_CUDA_CHECK(sgemm_tune_kernels::tile_resident_blocks(reinterpret_cast<const void *>(edge.bodies[body]),
                                                                 tile_, device, &edge.resident_blocks[body]));

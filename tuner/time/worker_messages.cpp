@@ -229,7 +229,7 @@ void from_json(const json &j, CompanionCode &c) {
   read(j, "symbol", c.symbol);
   read(j, "cubin_size", c.cubin_size);
   read(j, "bodies", c.bodies);
-  if (c.bodies == 0 || (c.bodies & ~kEveryEdgeBody) != 0)
+  if (!is_edge_body_set(c.bodies))
     fail("bodies: expected a non-empty set of the " + std::to_string(sgemm_tune_kernels::kEdgeBodies) +
          " bodies' bits, got " + std::to_string(c.bodies));
 }
