@@ -1,4 +1,5 @@
 // The pipeline up to timing, with no GPU: enumerate, judge, compile for sm_90, prune.
+#include <algorithm>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -152,6 +153,35 @@ TEST(DryRun, StagedSearchTakesTheReferenceIntoTheFirstStage) {
   // Three STAGES = 3 candidates and the seed; the other two STAGES = 2 candidates wait.
   EXPECT_EQ(r.counts.survivors + r.counts.pruned_total() + r.counts.invalid, 4u);
   EXPECT_EQ(r.counts.deferred, 2u);
+}
+
+// The first stage leaves a BLAS shape's edge kernel uncompiled, but for the reference, the
+// yardstick at every shape: with an edge kernel NVRTC refuses, only the reference's fails.
+TEST(DryRun, StagedSearchLeavesBlasShapesToTheFinalists) {
+  TuneOptions o = small_dry_run();
+  o.kernel = testing::with_broken_edge_kernel();
+  o.shapes = {parse_shape("1024x1024x1024"), parse_shape("1000x1000x1000:NN")};
+  o.space.strategy.kind = StrategySettings::Kind::staged;
+  o.space.strategy.probe = {{8, 2}};  // STAGES = 2 first; the seed reference is one of them
+  std::vector<std::string> messages;
+  TuneCallbacks cb;
+  cb.message = [&](const std::string &m) { messages.push_back(m); };
+  const TuneReport r = run_tuning(o, cb);
+  EXPECT_EQ(r.counts.compiled, 3u);
+  EXPECT_EQ(r.counts.deferred, 3u);
+  EXPECT_EQ(r.counts.companion_failed, 1u) << "the reference's edge kernel alone";
+  EXPECT_EQ(r.counts.taken_again, 0u) << "a dry run has no second stage";
+  const std::string seed = describe_tile(o.space.references.at(0).second);
+  const auto failure = std::find_if(messages.begin(), messages.end(),
+                                    [](const std::string &m) { return m.find("compile failed") != std::string::npos; });
+  ASSERT_NE(failure, messages.end());
+  EXPECT_NE(failure->find(seed), std::string::npos) << *failure;
+
+  // Asked to time them in the first stage, every probe compiles its edge kernel.
+  o.space.strategy.blas_shapes_in_first_stage = true;
+  const TuneReport all = run_tuning(o);
+  EXPECT_EQ(all.counts.compiled, 3u);
+  EXPECT_EQ(all.counts.companion_failed, 3u);
 }
 
 TEST(DryRun, NeedsAnArchitectureWithoutAGpu) {

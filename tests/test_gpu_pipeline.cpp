@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 #include <sys/wait.h>
@@ -17,6 +18,7 @@
 
 #include "tuner/common/errors.h"
 #include "tuner/gpu/device_info.h"
+#include "tuner/pipeline/report.h"
 #include "tuner/pipeline/tune.h"
 #include "tuner/record/result_store.h"
 #include "tuner/record/tile_columns.h"
@@ -157,13 +159,18 @@ TEST_F(GpuPipeline, OccupancyModelMatchesTheRuntimeForEverySurvivor) {
   EXPECT_EQ(compared[1], compared[0]);
 }
 
-TEST_F(GpuPipeline, StagedSearchTakesOnlyFinalistsToTheSecondStage) {
-  TuneOptions o = options();
+// small.json searched in two stages: its three STAGES = 2 candidates first, then the
+// best one's STAGES = 3 variant.
+TuneOptions staged_small(TuneOptions o) {
   o.space.prune.min_warps_per_sm = 1;
   o.space.strategy.kind = StrategySettings::Kind::staged;
   o.space.strategy.probe = {{8, 2}};  // STAGES = 2 first
   o.space.strategy.finalists = 1;
-  const TuneReport r = run_tuning(o);
+  return o;
+}
+
+TEST_F(GpuPipeline, StagedSearchTakesOnlyFinalistsToTheSecondStage) {
+  const TuneReport r = run_tuning(staged_small(options()));
   ASSERT_EQ(r.finalists.size(), 1u);
   // Stage one compiles the three STAGES = 2 candidates; stage two only the finalist's
   // STAGES = 3 variant (which may still be pruned, e.g. for spills).
@@ -178,6 +185,46 @@ TEST_F(GpuPipeline, StagedSearchTakesOnlyFinalistsToTheSecondStage) {
                       4,
                       2,  // the compiled finalist, at both shapes
                   }));
+}
+
+// A BLAS shape waits for the finalists: the first stage times its probes at the plain shape
+// alone and ranks on it; the finalist's probe comes back for the BLAS shape, compiled
+// again with its edge kernel, and the other probes' rows there say why they were not timed.
+TEST_F(GpuPipeline, StagedSearchTimesBlasShapesOnTheFinalistsOnly) {
+  TuneOptions o = staged_small(options());
+  o.space.references.clear();  // a reference is timed at every shape in the first stage
+  o.shapes = {parse_shape("1024x1024x1024"), parse_shape("200x300x100:NN")};
+  const TuneReport r = run_tuning(o);
+  ASSERT_EQ(r.finalists.size(), 1u);
+  EXPECT_EQ(r.counts.compiled, 4u);     // as without the BLAS shape
+  EXPECT_EQ(r.counts.taken_again, 1u);  // the finalist's STAGES = 2 probe
+  EXPECT_EQ(r.counts.pruned.at("not_finalist"), 2u);
+  EXPECT_EQ(r.counts.wrong_result, 0u);
+  EXPECT_EQ(r.counts.launch_failed, 0u);
+  // The three probes survive; the finalist's STAGES = 3 variant may be pruned (spills).
+  ASSERT_GE(r.counts.survivors, 3u);
+  const std::size_t finalist_tiles = r.counts.survivors - 2;
+  // Every survivor at the plain shape; the finalist's tiles at the BLAS shape.
+  EXPECT_EQ(r.counts.ok, r.counts.survivors + finalist_tiles);
+  ASSERT_EQ(r.shapes.size(), 2u);
+  EXPECT_EQ(r.shapes[1].ranked.size(), finalist_tiles);
+  for (const RankedResult &x : r.shapes[1].ranked) {
+    EXPECT_EQ(x.tile.BN, r.finalists[0].BN);
+    EXPECT_EQ(x.tile.WM, r.finalists[0].WM);
+  }
+  const std::vector<std::int64_t> rows = row(r,
+      "SELECT COUNT(*), SUM(reason = 'not_finalist'), SUM(operands = 'NN' AND status = 'ok' AND registers > 0), "
+      "SUM(operands = 'NN' AND reason = 'not_finalist' AND stages = 2) FROM results WHERE run_id = ?1");
+  EXPECT_EQ(rows, (std::vector<std::int64_t>{
+                      12,  // every candidate at both shapes has one row
+                      6,   // two never proposed, at both shapes; the other two probes at the BLAS shape
+                      static_cast<std::int64_t>(finalist_tiles),  // with the edge body's registers
+                      2,   // the probes that were not the finalist's, at the BLAS shape
+                  }));
+  std::ostringstream text;
+  print_report(r, text, 5);
+  EXPECT_NE(text.str().find("1 of the first stage's candidates taken again for the BLAS shapes"), std::string::npos)
+      << text.str();
 }
 
 // kill -9 in the middle of a tuning, then the same command again: the database is intact,

@@ -13,6 +13,7 @@
 #include "tuner/record/replay_recording.h"
 #include "tuner/search/exhaustive_search.h"
 #include "tuner/search/replay.h"
+#include "tuner/search/staged_search.h"
 
 namespace sgemm_tune {
 namespace {
@@ -132,6 +133,27 @@ TEST(Replay, CountsTimedCandidatesUntilWithinTheMargin) {
   const json j = replay_summaries_to_json(data, {s});
   EXPECT_EQ(j["schema_version"], 1);
   EXPECT_EQ(j["strategies"][0]["within"][0]["worst"], 2);
+}
+
+// A BLAS shape waits for the staged search's finalists in a replay as in a run: the
+// finalist's probe comes back for it and counts once.
+TEST(Replay, TheStagedSearchTimesBlasShapesOnItsFinalists) {
+  json d = small_data();
+  d["shapes"].push_back({{"shape", "1000x1000x1000:NN"}, {"cublas_ms", 0.150}});
+  // At the plain shape C's structure wins; at the BLAS shape B, which no probe is, is best.
+  d["rows"] = {row(kA, 0, "ok", 0.090), row(kA, 1, "ok", 0.200), row(kB, 0, "ok", 0.080),
+               row(kB, 1, "ok", 0.150), row(kC, 0, "ok", 0.071), row(kC, 1, "ok", 0.300)};
+  const ReplayData data = parse_replay_data(d, "data.json");
+  ASSERT_TRUE(data.shapes[1].blas);
+  std::vector<SgemmTile> references;
+  for (const auto &[name, tile] : data.space.references) references.push_back(tile);
+  StagedSearch search(data.space.strategy, references, data.shapes);
+  const ReplayTrial t = replay_trial(search, data, {0.01, 1.0});
+  EXPECT_EQ(t.proposed, (std::vector<SgemmTile>{kA, kC}));  // C once, though taken twice
+  EXPECT_EQ(t.timed, 2u);
+  // Within 100% at both shapes once C came back for the BLAS shape (0.300 ms against B's
+  // 0.150); B was never timed, so never within 1%.
+  EXPECT_EQ(t.reached, (std::vector<std::size_t>{kNotReached, 2}));
 }
 
 TEST(ReplayRecording, TakesTheSurvivorsOfAnExhaustiveRun) {

@@ -25,7 +25,7 @@ ReplayTrial trial(StrategySettings::Kind kind, std::size_t budget, std::uint64_t
   space.strategy.kind = kind;
   space.strategy.budget = budget;
   space.strategy.seed = seed;
-  const auto strategy = make_search_strategy(space);
+  const auto strategy = make_search_strategy(space, data.shapes);
   return replay_trial(*strategy, data, {0.01, 0.02}, prior);
 }
 

@@ -133,6 +133,13 @@ TEST(SearchSpace, ReadsAStagedStrategy) {
   ASSERT_EQ(s.strategy.probe.size(), 2u);
   EXPECT_EQ(s.strategy.probe[0], (std::pair<std::size_t, int>{2, 16}));
   EXPECT_EQ(s.strategy.probe[1], (std::pair<std::size_t, int>{8, 3}));
+  EXPECT_FALSE(s.strategy.blas_shapes_in_first_stage) << "BLAS shapes wait for the finalists unless asked";
+  const SearchSpace asked = parse_search_space(variant(
+      R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"BK": 16}, "blas_shapes_in_first_stage": true}, "shapes")"));
+  EXPECT_TRUE(asked.strategy.blas_shapes_in_first_stage);
+  expect_error(variant(R"("shapes")",
+                       R"("strategy": {"kind": "staged", "probe": {"BK": 16}, "blas_shapes_in_first_stage": 1}, "shapes")"),
+               "field 'strategy.blas_shapes_in_first_stage': expected true or false");
 }
 
 TEST(SearchSpace, MissingFileIsAClearError) {

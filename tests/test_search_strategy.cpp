@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "tuner/search/exhaustive_search.h"
+#include "tuner/search/proposal_ledger.h"
 #include "tuner/search/staged_search.h"
 
 namespace sgemm_tune {
@@ -23,6 +24,9 @@ std::vector<SgemmTile> survivors() {
       for (int stages : {2, 3}) out.push_back(tile(bn, bk, stages));
   return out;
 }
+
+// Two plain shapes: the first stage times every shape.
+const std::vector<Shape> kTwoShapes = {parse_shape("1024x1024x1024"), parse_shape("4096x4096x4096")};
 
 StrategySettings probe_bk16_stages2(int finalists) {
   StrategySettings s;
@@ -64,12 +68,13 @@ TEST(ExhaustiveSearch, ProposesNothingWithoutSurvivors) {
 }
 
 TEST(StagedSearch, ProbesFirstThenOnlyTheFinalistsStructures) {
-  StagedSearch search(probe_bk16_stages2(2), {});
+  StagedSearch search(probe_bk16_stages2(2), {}, kTwoShapes);
   search.start(survivors());
   const SearchBatch first = search.next(SearchHistory{2, {}, {}});
   EXPECT_EQ(first.tiles, (std::vector<SgemmTile>{tile(32, 16, 2), tile(64, 16, 2), tile(128, 16, 2), tile(256, 16, 2)}));
   EXPECT_FALSE(first.last);
   EXPECT_EQ(first.stage, "stage 1 of 2");
+  EXPECT_TRUE(first.shapes.empty()) << "plain shapes only: every tile at every shape";
 
   // BN = 128 and BN = 64 are the best two structures.
   const SearchBatch second = search.next(timed({}, first.tiles, {{32, 50}, {64, 90}, {128, 100}, {256, 70}}));
@@ -77,6 +82,7 @@ TEST(StagedSearch, ProbesFirstThenOnlyTheFinalistsStructures) {
                                                   tile(128, 8, 3), tile(128, 16, 3)}));
   EXPECT_TRUE(second.last);
   EXPECT_EQ(second.stage, "stage 2 of 2");
+  EXPECT_TRUE(second.shapes.empty());
   ASSERT_EQ(search.finalists().size(), 2u);
   EXPECT_EQ(search.finalists()[0].BN, 128);  // best first
   EXPECT_EQ(search.finalists()[1].BN, 64);
@@ -90,7 +96,7 @@ TEST(StagedSearch, TakesReferencesIntoTheFirstStageWithoutScoringThem) {
   // A reference off the probe values: timed in the first stage, but its structure is
   // scored by its probe variant only.
   const SgemmTile reference = tile(32, 8, 3);
-  StagedSearch search(probe_bk16_stages2(1), {reference});
+  StagedSearch search(probe_bk16_stages2(1), {reference}, kTwoShapes);
   search.start(survivors());
   const SearchBatch first = search.next(SearchHistory{2, {}, {}});
   ASSERT_EQ(first.tiles.size(), 5u);
@@ -112,7 +118,7 @@ TEST(StagedSearch, NeverProposesOutsideTheSurvivorsOrTwice) {
   std::vector<SgemmTile> some;
   for (const SgemmTile &t : survivors())
     if (!(t.BN == 64 && t.STAGES == 3) && !(t.BN == 256 && t.BK == 16 && t.STAGES == 2)) some.push_back(t);
-  StagedSearch search(probe_bk16_stages2(8), {tile(512, 16, 2)});  // a reference the space does not hold
+  StagedSearch search(probe_bk16_stages2(8), {tile(512, 16, 2)}, kTwoShapes);  // a reference the space does not hold
   search.start(some);
   const SearchBatch first = search.next(SearchHistory{2, {}, {}});
   // 256 has no probe variant among the survivors, so its structure is never scored.
@@ -131,7 +137,7 @@ TEST(StagedSearch, EachShapeKeepsItsOwnBestStructures) {
   // with one finalist per shape it goes to the second stage beside the mean's best.
   StrategySettings settings = probe_bk16_stages2(1);
   settings.finalists_per_shape = 1;
-  StagedSearch search(settings, {});
+  StagedSearch search(settings, {}, kTwoShapes);
   search.start(survivors());
   const SearchBatch first = search.next(SearchHistory{2, {}, {}});
   SearchHistory h;
@@ -148,7 +154,7 @@ TEST(StagedSearch, EachShapeKeepsItsOwnBestStructures) {
 }
 
 TEST(StagedSearch, EqualScoresAreBrokenByStructureTheSameWayEachTime) {
-  StagedSearch a(probe_bk16_stages2(1), {}), b(probe_bk16_stages2(1), {});
+  StagedSearch a(probe_bk16_stages2(1), {}, kTwoShapes), b(probe_bk16_stages2(1), {}, kTwoShapes);
   a.start(survivors());
   b.start(survivors());
   const SearchHistory h = timed({}, a.next(SearchHistory{2, {}, {}}).tiles, {{32, 80}, {64, 80}, {128, 80}, {256, 80}});
@@ -158,11 +164,83 @@ TEST(StagedSearch, EqualScoresAreBrokenByStructureTheSameWayEachTime) {
   EXPECT_EQ(a.finalists()[0].BN, 32);  // the smallest structure of the tie
 }
 
+// Shape 1 is a BLAS product between two plain shapes.
+const std::vector<Shape> kPlainBlasPlain = {parse_shape("1024x1024x1024"), parse_shape("1000x1000x1000:NN"),
+                                            parse_shape("4096x4096x4096")};
+
+TEST(StagedSearch, BlasShapesWaitForTheFinalists) {
+  const SgemmTile reference = tile(32, 8, 3);
+  StagedSearch search(probe_bk16_stages2(2), {reference}, kPlainBlasPlain);
+  search.start(survivors());
+  const SearchBatch first = search.next(SearchHistory{3, {}, {}});
+  ASSERT_EQ(first.tiles, (std::vector<SgemmTile>{reference, tile(32, 16, 2), tile(64, 16, 2), tile(128, 16, 2),
+                                                 tile(256, 16, 2)}));
+  // The probes at the plain shapes; the reference, the yardstick, at every shape.
+  EXPECT_EQ(first.shapes, (std::vector<std::vector<std::size_t>>{{0, 1, 2}, {0, 2}, {0, 2}, {0, 2}, {0, 2}}));
+
+  // Ranked on the plain shapes only: at the BLAS shape the reference's probe variant would
+  // win, were it counted.
+  const std::map<int, double> percent{{32, 50}, {64, 90}, {128, 100}, {256, 70}};
+  SearchHistory h;
+  h.shape_count = 3;
+  for (std::size_t i = 0; i < first.tiles.size(); ++i)
+    for (const std::size_t shape : first.shapes[i])
+      h.timed.push_back(TimedResult{first.tiles[i], shape, 1.0, shape == 1 ? 1000.0 : percent.at(first.tiles[i].BN)});
+  const SearchBatch second = search.next(h);
+  ASSERT_EQ(search.finalists().size(), 2u);
+  EXPECT_EQ(search.finalists()[0].BN, 128);
+  EXPECT_EQ(search.finalists()[1].BN, 64);
+  // The finalists' other variants at every shape; their probes back for the BLAS shape.
+  EXPECT_EQ(second.tiles, (std::vector<SgemmTile>{tile(64, 8, 2), tile(64, 8, 3), tile(64, 16, 2), tile(64, 16, 3),
+                                                  tile(128, 8, 2), tile(128, 8, 3), tile(128, 16, 2),
+                                                  tile(128, 16, 3)}));
+  const std::vector<std::size_t> all{0, 1, 2}, blas{1};
+  EXPECT_EQ(second.shapes, (std::vector<std::vector<std::size_t>>{all, all, blas, all, all, all, blas, all}));
+  EXPECT_TRUE(second.last);
+
+  // Every proposal is one a run takes: the non-finalists' probes are left at the BLAS shape.
+  ProposalLedger ledger(survivors(), 3);
+  ledger.take(first, search.name());
+  const auto takes = ledger.take(second, search.name());
+  EXPECT_FALSE(takes[2].first);
+  EXPECT_TRUE(takes[0].first);
+  for (const ProposalLedger::Left &l : ledger.settle()) {
+    if (l.tile.BK == 16 && l.tile.STAGES == 2) {
+      EXPECT_FALSE(l.never_proposed) << describe_tile(l.tile);
+      EXPECT_EQ(l.shapes, (std::vector<bool>{false, true, false})) << describe_tile(l.tile);
+    } else {
+      EXPECT_TRUE(l.never_proposed) << describe_tile(l.tile);
+    }
+  }
+}
+
+TEST(StagedSearch, BlasShapesInTheFirstStageWhenAskedOrWhenNothingIsPlain) {
+  StrategySettings asked = probe_bk16_stages2(1);
+  asked.blas_shapes_in_first_stage = true;
+  for (const auto &[settings, shapes] :
+       {std::make_pair(asked, kPlainBlasPlain),
+        std::make_pair(probe_bk16_stages2(1), std::vector<Shape>{parse_shape("1000x1000x1000:NN")})}) {
+    StagedSearch search(settings, {}, shapes);
+    search.start(survivors());
+    const SearchBatch first = search.next(SearchHistory{shapes.size(), {}, {}});
+    EXPECT_EQ(first.tiles.size(), 4u);
+    EXPECT_TRUE(first.shapes.empty()) << "every probe at every shape";
+    SearchHistory h;
+    h.shape_count = shapes.size();
+    for (const SgemmTile &t : first.tiles)
+      for (std::size_t shape = 0; shape < shapes.size(); ++shape)
+        h.timed.push_back(TimedResult{t, shape, 1.0, t.BN == 256 ? 100.0 : 50.0});
+    const SearchBatch second = search.next(h);
+    EXPECT_EQ(second.tiles, (std::vector<SgemmTile>{tile(256, 8, 2), tile(256, 8, 3), tile(256, 16, 3)}));
+    EXPECT_TRUE(second.shapes.empty());
+  }
+}
+
 TEST(SearchStrategy, TheSpaceChoosesTheStrategy) {
   SearchSpace space;
-  EXPECT_EQ(make_search_strategy(space)->name(), "exhaustive");
+  EXPECT_EQ(make_search_strategy(space, kTwoShapes)->name(), "exhaustive");
   space.strategy = probe_bk16_stages2(4);
-  EXPECT_EQ(make_search_strategy(space)->name(), "staged");
+  EXPECT_EQ(make_search_strategy(space, kTwoShapes)->name(), "staged");
 }
 
 }  // namespace

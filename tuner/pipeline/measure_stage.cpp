@@ -58,12 +58,14 @@ MeasureStage::MeasureStage(const TuneOptions &o, const std::vector<GpuInfo> &gpu
 
 MeasureStage::~MeasureStage() = default;
 
-std::vector<SgemmTile> MeasureStage::reuse_prior(const std::vector<SgemmTile> &tiles, const RunDatabase &database) {
-  std::vector<SgemmTile> rest;
-  for (const SgemmTile &tile : tiles) {
+std::vector<ProposalLedger::Take> MeasureStage::reuse_prior(const std::vector<ProposalLedger::Take> &takes,
+                                                            const RunDatabase &database) {
+  std::vector<ProposalLedger::Take> rest;
+  for (const ProposalLedger::Take &take : takes) {
+    const SgemmTile &tile = take.tile;
     bool complete = true;
     for (std::size_t i = 0; i < shape_list_.size(); ++i) {
-      if (!tile_serves_shape(tile, shape_list_[i])) continue;
+      if (!take.shapes[i] || !tile_serves_shape(tile, shape_list_[i])) continue;
       const PriorResult *p = database.prior(tile, shape_list_[i]);
       if (!p) {
         complete = false;
@@ -73,10 +75,10 @@ std::vector<SgemmTile> MeasureStage::reuse_prior(const std::vector<SgemmTile> &t
       take_prior(tile, i, *p);
     }
     if (complete) tally_.count(RunEvent::reused_whole);
-    else rest.push_back(tile);
+    else rest.push_back(take);
   }
-  if (rest.size() < tiles.size())
-    say_("resuming: " + std::to_string(tiles.size() - rest.size()) +
+  if (rest.size() < takes.size())
+    say_("resuming: " + std::to_string(takes.size() - rest.size()) +
          " candidates already measured under the same fingerprint are not measured again");
   tally_.publish();
   return rest;

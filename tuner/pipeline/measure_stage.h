@@ -18,6 +18,7 @@
 #include "tuner/pipeline/shape_rankings.h"
 #include "tuner/pipeline/tune.h"
 #include "tuner/prune/occupancy.h"
+#include "tuner/search/proposal_ledger.h"
 #include "tuner/search/search_strategy.h"
 #include "tuner/time/candidate_bench.h"
 
@@ -41,8 +42,9 @@ class MeasureStage {
 
   // What was measured under this fingerprint before (an interrupted or earlier run) is not
   // measured again: it joins this run's ranking. Returns the tiles that still have a shape
-  // to measure.
-  std::vector<SgemmTile> reuse_prior(const std::vector<SgemmTile> &tiles, const RunDatabase &database);
+  // of their take to measure.
+  std::vector<ProposalLedger::Take> reuse_prior(const std::vector<ProposalLedger::Take> &takes,
+                                                const RunDatabase &database);
   // Queues a survivor, to be verified and timed at the shapes of its rows by the first GPU
   // that is free. Early stopping compares it with the best times known when it starts.
   void submit(CompiledKernel kernel, const Occupancy &occupancy, std::vector<ResultRow> rows);

@@ -64,16 +64,23 @@ void print_counts(const TuneReport &r, std::ostream &out) {
   out << ", " << c.survivors << " survivors";
   if (c.deferred) out << ", " << c.deferred << " left for the second stage";
   out << "\n";
-  if (!r.finalists.empty()) out << "search: staged, " << r.finalists.size() << " tile structures taken to the second stage\n";
+  if (!r.finalists.empty()) {
+    out << "search: staged, " << r.finalists.size() << " tile structures taken to the second stage";
+    if (c.taken_again)
+      out << "; " << c.taken_again << " of the first stage's candidates taken again for the BLAS shapes";
+    out << "\n";
+  }
   if (!r.dry_run)
     out << "measured: " << c.measurements << " (candidate, shape) pairs: " << c.ok << " ok, " << c.wrong_result
         << " wrong result, " << c.launch_failed << " launch failed; " << c.stopped_early
         << " timings stopped early (could not win)";
   if (c.reused) out << "; " << c.reused << " pairs reused from earlier runs with the same fingerprint";
   if (!r.dry_run) out << "\n";
-  out << "compile: " << c.compiled + c.compile_failed << " kernels in " << format("%.1f", r.compile_wall_seconds)
-      << " s wall with " << r.jobs << " jobs ("
-      << format("%.1f", r.compile_wall_seconds > 0 ? (c.compiled + c.compile_failed) / r.compile_wall_seconds : 0)
+  // Compilations: a candidate taken again is compiled again.
+  const std::size_t compilations = c.compiled + c.compile_failed + c.taken_again;
+  out << "compile: " << compilations << " kernels in " << format("%.1f", r.compile_wall_seconds) << " s wall with "
+      << r.jobs << " jobs ("
+      << format("%.1f", r.compile_wall_seconds > 0 ? compilations / r.compile_wall_seconds : 0)
       << " kernels/s, " << format("%.1f", r.compile_cpu_seconds) << " CPU-s)";
   if (!r.dry_run)
     out << "; GPU: " << format("%.1f", r.gpu_seconds) << " s verifying and timing candidates, "
@@ -163,7 +170,8 @@ nlohmann::json counts_to_json(const TuneCounts &c) {
           {"occupancy_model_mismatches", c.occupancy_model_mismatches},
           {"stopped_early", c.stopped_early},
           {"reused", c.reused},
-          {"deferred", c.deferred}};
+          {"deferred", c.deferred},
+          {"taken_again", c.taken_again}};
 }
 
 nlohmann::json report_to_json(const TuneReport &r) {

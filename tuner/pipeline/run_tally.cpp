@@ -4,8 +4,8 @@
 
 namespace sgemm_tune {
 namespace {
-// The events listed first in RunEvent, up to `deferred`.
-bool settles(RunEvent event) { return event <= RunEvent::deferred; }
+// The events listed first in RunEvent, up to `taken_again`.
+bool settles(RunEvent event) { return event <= RunEvent::taken_again; }
 }  // namespace
 
 RunEvent measurement_event(CandidateStatus status) {
@@ -29,6 +29,7 @@ void RunTally::count(RunEvent event, std::string_view reason) {
     case RunEvent::compiled: ++c.compiled, ++progress_.compiled; break;
     case RunEvent::reused_whole: break;
     case RunEvent::deferred: ++c.deferred; break;
+    case RunEvent::taken_again: ++c.taken_again; break;
     case RunEvent::pruned_after_compile: ++c.pruned[std::string(reason)]; break;
     case RunEvent::survived: ++c.survivors; break;
     case RunEvent::timed: ++progress_.timed; break;

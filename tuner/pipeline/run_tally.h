@@ -15,13 +15,15 @@
 namespace sgemm_tune {
 
 enum class RunEvent {
-  // Each of these settles a candidate: it moves the progress line on by one.
+  // Each of these settles a candidate, or a candidate's return for more shapes: it moves
+  // the progress line on by one.
   invalid,         // breaks a rule, or tiles none of the shapes
   pruned,          // not compiled: pruned on the tile alone, or not taken up by the search
   compile_failed,
   compiled,        // then pruned_after_compile or survived
   reused_whole,    // every shape measured before, under the same fingerprint: not compiled again
   deferred,        // left for a later stage that a dry run cannot reach
+  taken_again,     // compiled (or refused) again for shapes a later batch proposed it at
   // These do not.
   pruned_after_compile,
   survived,

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <csignal>
 #include <memory>
-#include <set>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -17,6 +17,7 @@
 #include "tuner/pipeline/run_database.h"
 #include "tuner/pipeline/run_tally.h"
 #include "tuner/pipeline/wakeup.h"
+#include "tuner/search/proposal_ledger.h"
 #include "tuner/search/search_strategy.h"
 #include "tuner/space/enumerate.h"
 
@@ -24,6 +25,7 @@ namespace sgemm_tune {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using Take = ProposalLedger::Take;
 
 // Set from a signal handler: lock-free and nothing else.
 volatile std::sig_atomic_t g_stop_requested = 0;
@@ -65,7 +67,11 @@ Target resolve_target(const TuneOptions &o) {
 class TuningRun {
  public:
   TuningRun(const TuneOptions &o, const TuneCallbacks &cb)
-      : o_(o), cb_(cb), start_(Clock::now()), tally_(cb.progress, start_), strategy_(make_search_strategy(o.space)) {}
+      : o_(o),
+        cb_(cb),
+        start_(Clock::now()),
+        tally_(cb.progress, start_),
+        strategy_(make_search_strategy(o.space, o.shapes)) {}
 
   TuneReport run() {
     if (o_.shapes.empty())
@@ -161,45 +167,43 @@ class TuningRun {
   // strategy can choose past its first batch: what it leaves is counted as deferred.
   void search(const std::vector<SgemmTile> &survivors) {
     strategy_->start(survivors);
-    std::set<SgemmTile> waiting(survivors.begin(), survivors.end());
+    // Holds the strategy to survivors only, each at a shape once.
+    ProposalLedger ledger(survivors, o_.shapes.size());
     while (true) {
       SearchHistory history = gpu_ ? gpu_->history() : SearchHistory{o_.shapes.size(), {}, {}};
       history.prior = prior_;
       const SearchBatch batch = strategy_->next(history);
       if (batch.tiles.empty()) break;
-      take_up(batch.tiles, waiting);
+      const std::vector<Take> takes = ledger.take(batch, strategy_->name());
       tally_.begin_stage(batch.stage);
-      tally_.expect(batch.tiles.size());
-      if (batch.last) settle_not_proposed(survivors, waiting);
+      tally_.expect(takes.size());
+      if (batch.last) settle_not_proposed(ledger);
       tally_.publish();
-      compile_and_measure(batch.tiles);
+      compile_and_measure(takes);
       if (!gpu_) break;
     }
-    if (gpu_) settle_not_proposed(survivors, waiting);
-    else defer(waiting.size());
+    if (gpu_) settle_not_proposed(ledger);
+    else defer(ledger.never_proposed());
     tally_.publish();
   }
 
-  // A strategy proposes survivors only, and each once.
-  void take_up(const std::vector<SgemmTile> &batch, std::set<SgemmTile> &waiting) const {
-    for (const SgemmTile &tile : batch)
-      if (!waiting.erase(tile))
-        throw std::logic_error(strategy_->name() + " search proposed " + describe_tile(tile) +
-                               ", which is not a survivor or was proposed before");
-  }
-
-  void settle_not_proposed(const std::vector<SgemmTile> &survivors, std::set<SgemmTile> &waiting) {
-    if (waiting.empty()) return;
+  // Records what the search did not propose as pruned: each survivor at the shapes it was
+  // never proposed at. A survivor proposed at none is settled here; one timed at other
+  // shapes was settled then.
+  void settle_not_proposed(ProposalLedger &ledger) {
+    const std::vector<ProposalLedger::Left> left = ledger.settle();
+    if (left.empty()) return;
     const NotProposed why = strategy_->not_proposed();
-    tally_.expect(waiting.size());
     std::vector<ResultRow> rows;
-    for (const SgemmTile &tile : survivors) {
-      if (!waiting.count(tile)) continue;
-      tally_.count(RunEvent::pruned, why.reason);
-      for (const Shape &s : o_.shapes)
-        if (tile_serves_shape(tile, s)) rows.push_back(result_row(s, tile, CandidateStatus::pruned, why.reason, why.detail));
+    for (const ProposalLedger::Left &l : left) {
+      if (l.never_proposed) {
+        tally_.expect(1);
+        tally_.count(RunEvent::pruned, why.reason);
+      }
+      for (std::size_t i = 0; i < o_.shapes.size(); ++i)
+        if (l.shapes[i] && tile_serves_shape(l.tile, o_.shapes[i]))
+          rows.push_back(result_row(o_.shapes[i], l.tile, CandidateStatus::pruned, why.reason, why.detail));
     }
-    waiting.clear();
     record(rows);
   }
 
@@ -211,27 +215,33 @@ class TuningRun {
         std::to_string(candidates) + " candidates were left unjudged");
   }
 
-  // Compiles the batch and measures its survivors, recording each as it lands, until every
-  // one is settled. This thread waits for whichever comes first: a compiled candidate
-  // (judged, then handed to the GPUs) or a measured one (recorded).
-  void compile_and_measure(const std::vector<SgemmTile> &batch) {
-    const std::vector<SgemmTile> tiles = gpu_ ? gpu_->reuse_prior(batch, *database_) : batch;
-    if (tiles.empty()) return;
+  // Whether `take` leaves `shape` alone: not proposed in this batch, or measured before
+  // under the same fingerprint (a resumed run).
+  bool passes_over(const Take &take, const Shape &shape) const {
+    const auto at = std::find(o_.shapes.begin(), o_.shapes.end(), shape);
+    return !take.shapes.at(static_cast<std::size_t>(at - o_.shapes.begin())) ||
+           (database_ && database_->prior(take.tile, shape));
+  }
+
+  // Compiles the batch and measures its survivors at the shapes proposed, recording each as
+  // it lands, until every one is settled. This thread waits for whichever comes first: a
+  // compiled candidate (judged, then handed to the GPUs) or a measured one (recorded).
+  void compile_and_measure(const std::vector<Take> &batch) {
+    const std::vector<Take> takes = gpu_ ? gpu_->reuse_prior(batch, *database_) : batch;
+    if (takes.empty()) return;
     const auto compile_start = Clock::now();
     double last_compiled_at = 0;
     // Each tile's companions for the shapes it has still to measure, decided on this thread,
     // which alone reads the database, before the compile threads ask for them.
-    std::vector<std::pair<SgemmTile, std::vector<CompanionRequest>>> companions;
-    for (const SgemmTile &tile : tiles)
-      companions.emplace_back(tile, companions_for(tile, o_.shapes, [&](const Shape &s) {
-                                return database_ && database_->prior(tile, s);
-                              }));
+    std::map<SgemmTile, std::pair<const Take *, std::vector<CompanionRequest>>> of_tile;
+    std::vector<SgemmTile> tiles;
+    for (const Take &take : takes) {
+      tiles.push_back(take.tile);
+      of_tile[take.tile] = {&take, companions_for(take.tile, o_.shapes,
+                                                  [&](const Shape &s) { return passes_over(take, s); })};
+    }
     CompilePool pool(o_.kernel, compile_options_, tiles, o_.jobs, KernelVariant::exact, [this] { wakeup_.notify(); },
-                     [&companions](const SgemmTile &tile) {
-                       for (const auto &[t, requests] : companions)
-                         if (t == tile) return requests;
-                       return std::vector<CompanionRequest>{};
-                     });
+                     [&of_tile](const SgemmTile &tile) { return of_tile.at(tile).second; });
     while (true) {
       const std::uint64_t seen = wakeup_.count();
       bool moved = record_measured();
@@ -240,7 +250,8 @@ class TuningRun {
         report_.compile_cpu_seconds += outcome->seconds;
         // Wall time of compilation alone: up to the last compile, not the last measurement.
         last_compiled_at = seconds_since(compile_start);
-        record(outcome->kernel ? compiled(*outcome) : compile_failure(*outcome));
+        const Take &take = *of_tile.at(outcome->tile).first;
+        record(outcome->kernel ? compiled(*outcome, take) : compile_failure(*outcome, take));
         tally_.publish();
         moved = true;
       }
@@ -285,11 +296,16 @@ class TuningRun {
     }
   }
 
-  std::vector<ResultRow> compile_failure(const CompileOutcome &outcome) {
-    tally_.count(RunEvent::compile_failed);
+  // A candidate NVRTC refused, at the shapes of this take. One that was compiled for an
+  // earlier batch counts once, there.
+  std::vector<ResultRow> compile_failure(const CompileOutcome &outcome, const Take &take) {
+    tally_.count(take.first ? RunEvent::compile_failed : RunEvent::taken_again);
     say("compile failed: " + describe_tile(outcome.tile) + ": " +
         log_excerpt(outcome.log.empty() ? outcome.error : outcome.log));
-    return compile_failure_rows(outcome, o_.shapes);
+    std::vector<ResultRow> rows = compile_failure_rows(outcome, o_.shapes);
+    rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const ResultRow &r) { return passes_over(take, r.shape); }),
+               rows.end());
+    return rows;
   }
 
   // "compile failed" for each companion of `kernel` that NVRTC refused, with the shapes
@@ -307,28 +323,33 @@ class TuningRun {
     }
   }
 
-  std::vector<ResultRow> compiled(CompileOutcome &outcome) {
+  // A compiled candidate, judged at the shapes of this take. One taken again (at shapes an
+  // earlier batch left) was counted as compiled, pruned or a survivor then, and counts as
+  // taken again now.
+  std::vector<ResultRow> compiled(CompileOutcome &outcome, const Take &take) {
     const CompiledKernel &kernel = *outcome.kernel;
     CompiledJudgement j = judge_compiled(kernel, outcome.seconds, o_.shapes, o_.space.prune, target_.limits,
-                                         [&](const Shape &s) { return database_ && database_->prior(kernel.tile, s); });
+                                         [&](const Shape &s) { return passes_over(take, s); });
     // A companion that failed to compile fails the shapes it runs (judge_compiled); the
     // candidate fails as a whole only where that leaves it nothing else.
     const std::size_t failed_shapes = static_cast<std::size_t>(std::count_if(
         j.rows.begin(), j.rows.end(), [](const ResultRow &r) { return r.status == CandidateStatus::compile_failed; }));
     say_companion_failures(kernel, j.rows);
-    if (failed_shapes > 0 && failed_shapes == j.rows.size()) {
+    if (take.first && failed_shapes > 0 && failed_shapes == j.rows.size()) {
       tally_.count(RunEvent::compile_failed);
       return std::move(j.rows);
     }
-    tally_.count(RunEvent::compiled);
+    tally_.count(take.first ? RunEvent::compiled : RunEvent::taken_again);
     for (std::size_t i = 0; i < failed_shapes; ++i) tally_.count(RunEvent::companion_failed);
-    if (j.verdict.pruned) {
-      tally_.count(RunEvent::pruned_after_compile, j.verdict.reason);
-      return std::move(j.rows);
+    if (take.first) {
+      if (j.verdict.pruned) {
+        tally_.count(RunEvent::pruned_after_compile, j.verdict.reason);
+      } else {
+        tally_.count(RunEvent::survived);
+        report_.survivors.push_back(j.survivor);
+      }
     }
-    tally_.count(RunEvent::survived);
-    report_.survivors.push_back(j.survivor);
-    if (!gpu_) return std::move(j.rows);
+    if (j.verdict.pruned || !gpu_) return std::move(j.rows);
     // The shapes whose kernel failed to compile are recorded now, the rest when measured
     // (record_measured).
     std::vector<ResultRow> failed, to_measure;

@@ -108,6 +108,9 @@ struct TuneCounts {
   // Survivors a dry run left for a later batch of the search: nothing is timed, so a search
   // that chooses from timings (staged) stops after its first batch and leaves these unjudged.
   std::size_t deferred = 0;
+  // Survivors a search took up again for shapes it had left (the staged search's finalists
+  // at the BLAS shapes), compiled again with the kernels those run; counted once above.
+  std::size_t taken_again = 0;
   std::size_t pruned_total() const;
 };
 

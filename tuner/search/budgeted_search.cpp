@@ -52,7 +52,7 @@ SearchBatch BudgetedSearch::next(const SearchHistory &history) {
                     unproposed_.end());
   if (before - unproposed_.size() != batch.size())
     throw std::logic_error(name() + " search chose a candidate twice or one that is not a survivor");
-  return SearchBatch{std::move(batch), name() + " batch " + std::to_string(++batches_), false};
+  return SearchBatch{std::move(batch), {}, name() + " batch " + std::to_string(++batches_), false};
 }
 
 NotProposed BudgetedSearch::not_proposed() const {

@@ -10,7 +10,7 @@ void ExhaustiveSearch::start(std::vector<SgemmTile> survivors) {
 SearchBatch ExhaustiveSearch::next(const SearchHistory &) {
   if (proposed_) return {};
   proposed_ = true;
-  return SearchBatch{survivors_, "", true};
+  return SearchBatch{survivors_, {}, "", true};
 }
 
 NotProposed ExhaustiveSearch::not_proposed() const {

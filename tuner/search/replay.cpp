@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "tuner/search/proposal_ledger.h"
+
 namespace sgemm_tune {
 namespace {
 
@@ -26,7 +28,8 @@ ReplayTrial replay_trial(SearchStrategy &strategy, const ReplayData &data, const
   const auto times = data.times();
   const std::vector<double> best = best_times(data);
   const std::vector<SgemmTile> survivors = data.survivors();
-  std::set<SgemmTile> waiting(survivors.begin(), survivors.end());
+  ProposalLedger ledger(survivors, data.shapes.size());
+  std::set<SgemmTile> came_back_timed;
   std::vector<double> best_so_far(data.shapes.size(), 0);
   ReplayTrial trial;
   trial.reached.assign(margins.size(), kNotReached);
@@ -35,13 +38,12 @@ ReplayTrial replay_trial(SearchStrategy &strategy, const ReplayData &data, const
   while (true) {
     const SearchBatch batch = strategy.next(history);
     if (batch.tiles.empty()) break;
-    for (const SgemmTile &tile : batch.tiles) {
-      if (!waiting.erase(tile))
-        throw std::logic_error(strategy.name() + " search proposed " + describe_tile(tile) +
-                               ", which is not a survivor or was proposed before");
-      trial.proposed.push_back(tile);
+    for (const ProposalLedger::Take &take : ledger.take(batch, strategy.name())) {
+      const SgemmTile &tile = take.tile;
+      if (take.first) trial.proposed.push_back(tile);
       bool timed = false;
       for (std::size_t s = 0; s < data.shapes.size(); ++s) {
+        if (!take.shapes[s]) continue;
         const auto t = times.find({tile, s});
         if (t == times.end()) continue;
         timed = true;
@@ -49,7 +51,9 @@ ReplayTrial replay_trial(SearchStrategy &strategy, const ReplayData &data, const
         if (best_so_far[s] == 0 || t->second < best_so_far[s]) best_so_far[s] = t->second;
       }
       if (!timed) continue;
-      ++trial.timed;
+      // A tile counts once, when it first comes back with a time; a tile taken again may
+      // still bring the best within the margin.
+      if (came_back_timed.insert(tile).second) ++trial.timed;
       for (std::size_t m = 0; m < margins.size(); ++m) {
         if (trial.reached[m] != kNotReached) continue;
         bool all = true;
@@ -74,7 +78,7 @@ ReplaySummary replay_strategy(StrategySettings::Kind kind, const ReplayData &dat
     space.strategy.kind = kind;
     space.strategy.budget = budget;
     space.strategy.seed = seed;
-    const auto strategy = make_search_strategy(space);
+    const auto strategy = make_search_strategy(space, data.shapes);
     return replay_trial(*strategy, data, margins, prior);
   };
   const ReplayTrial deterministic = seeded ? ReplayTrial{} : run(1);

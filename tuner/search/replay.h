@@ -21,7 +21,7 @@ namespace sgemm_tune {
 inline constexpr std::size_t kNotReached = std::numeric_limits<std::size_t>::max();
 
 struct ReplayTrial {
-  std::vector<SgemmTile> proposed;  // in the order proposed
+  std::vector<SgemmTile> proposed;  // in the order first proposed, each once
   std::size_t timed = 0;            // candidates that came back with a time
   // Per margin: candidates timed when the best so far first came within it at every
   // shape, or kNotReached.
@@ -29,7 +29,8 @@ struct ReplayTrial {
 };
 
 // Runs `strategy` to its end over `data`. `prior` goes to the strategy as SearchHistory::prior.
-// Throws std::logic_error when the strategy proposes a non-survivor or a tile twice.
+// Throws std::logic_error when the strategy proposes a non-survivor, or a tile twice at one
+// shape (proposal_ledger.h).
 ReplayTrial replay_trial(SearchStrategy &strategy, const ReplayData &data, const std::vector<double> &margins,
                          const std::vector<PriorTiming> &prior = {});
 

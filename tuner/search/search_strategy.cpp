@@ -8,13 +8,13 @@
 
 namespace sgemm_tune {
 
-std::unique_ptr<SearchStrategy> make_search_strategy(const SearchSpace &space) {
+std::unique_ptr<SearchStrategy> make_search_strategy(const SearchSpace &space, const std::vector<Shape> &shapes) {
   switch (space.strategy.kind) {
     case StrategySettings::Kind::exhaustive: return std::make_unique<ExhaustiveSearch>();
     case StrategySettings::Kind::staged: {
       std::vector<SgemmTile> references;
       for (const auto &[name, tile] : space.references) references.push_back(tile);
-      return std::make_unique<StagedSearch>(space.strategy, std::move(references));
+      return std::make_unique<StagedSearch>(space.strategy, std::move(references), shapes);
     }
     case StrategySettings::Kind::random: return std::make_unique<RandomSearch>(space.strategy);
     case StrategySettings::Kind::genetic: return std::make_unique<GeneticSearch>(space.strategy);

@@ -47,10 +47,16 @@ struct SearchHistory {
 };
 
 struct SearchBatch {
-  std::vector<SgemmTile> tiles;  // survivors not proposed before, to time in this order
-  std::string stage;             // for the progress line ("stage 1 of 2"); empty for a single batch
-  // No batch follows: the survivors not proposed by now are recorded as not timed (see
-  // SearchStrategy::not_proposed) before this batch is timed.
+  std::vector<SgemmTile> tiles;  // survivors, to time in this order
+  // Where not every tile is timed at every shape: the shapes (indices into the run's) at
+  // which each tile is timed, one non-empty list per tile in the order of `tiles`. Empty:
+  // every tile at every shape. A survivor may come back in a later batch at shapes it was
+  // not proposed at before (the staged search times BLAS shapes on its finalists only);
+  // no survivor is proposed twice at one shape (proposal_ledger.h holds strategies to that).
+  std::vector<std::vector<std::size_t>> shapes;
+  std::string stage;  // for the progress line ("stage 1 of 2"); empty for a single batch
+  // No batch follows: the survivors' shapes not proposed by now are recorded as not timed
+  // (see SearchStrategy::not_proposed) before this batch is timed.
   bool last = false;
 };
 
@@ -73,7 +79,8 @@ class SearchStrategy {
   virtual std::vector<SgemmTile> finalists() const { return {}; }
 };
 
-// The strategy the space asks for (`strategy.kind`, which --strategy overrides).
-std::unique_ptr<SearchStrategy> make_search_strategy(const SearchSpace &space);
+// The strategy the space asks for (`strategy.kind`, which --strategy overrides), for a run
+// over `shapes` (the space's, or those --shape gives).
+std::unique_ptr<SearchStrategy> make_search_strategy(const SearchSpace &space, const std::vector<Shape> &shapes);
 
 }  // namespace sgemm_tune

@@ -2,11 +2,22 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 
 namespace sgemm_tune {
 
-StagedSearch::StagedSearch(StrategySettings settings, std::vector<SgemmTile> references)
-    : settings_(std::move(settings)), references_(std::move(references)) {}
+StagedSearch::StagedSearch(StrategySettings settings, std::vector<SgemmTile> references,
+                           const std::vector<Shape> &shapes)
+    : settings_(std::move(settings)), references_(std::move(references)) {
+  for (std::size_t i = 0; i < shapes.size(); ++i) (shapes[i].blas ? deferred_shapes_ : first_shapes_).push_back(i);
+  // With nothing plain to rank on, or when the space asks for it, the first stage times
+  // every shape.
+  if (first_shapes_.empty() || settings_.blas_shapes_in_first_stage) {
+    first_shapes_.insert(first_shapes_.end(), deferred_shapes_.begin(), deferred_shapes_.end());
+    std::sort(first_shapes_.begin(), first_shapes_.end());
+    deferred_shapes_.clear();
+  }
+}
 
 void StagedSearch::start(std::vector<SgemmTile> survivors) {
   survivors_ = std::move(survivors);
@@ -28,30 +39,50 @@ NotProposed StagedSearch::not_proposed() const {
 }
 
 SearchBatch StagedSearch::first_stage() const {
-  SearchBatch batch{{}, "stage 1 of 2", false};
-  for (const SgemmTile &tile : survivors_)
-    if (in_first_stage(tile)) batch.tiles.push_back(tile);
+  SearchBatch batch{{}, {}, "stage 1 of 2", false};
+  for (const SgemmTile &tile : survivors_) {
+    if (!in_first_stage(tile)) continue;
+    batch.tiles.push_back(tile);
+    if (deferred_shapes_.empty()) continue;
+    // A reference is the yardstick at every shape; the probes rank on the plain shapes.
+    batch.shapes.push_back(is_reference(tile) ? every_shape() : first_shapes_);
+  }
   return batch;
 }
 
 SearchBatch StagedSearch::second_stage(const SearchHistory &history) {
   finalists_ = rank_structures(history);
   const std::set<SgemmTile> chosen(finalists_.begin(), finalists_.end());
-  SearchBatch batch{{}, "stage 2 of 2", true};
-  for (const SgemmTile &tile : survivors_)
-    if (!in_first_stage(tile) && chosen.count(structure_of(tile))) batch.tiles.push_back(tile);
+  SearchBatch batch{{}, {}, "stage 2 of 2", true};
+  for (const SgemmTile &tile : survivors_) {
+    if (!chosen.count(structure_of(tile))) continue;
+    if (!in_first_stage(tile)) {
+      batch.tiles.push_back(tile);
+      batch.shapes.push_back(every_shape());
+    } else if (!deferred_shapes_.empty() && !is_reference(tile)) {
+      // A finalist's probe, back for the shapes it waited for.
+      batch.tiles.push_back(tile);
+      batch.shapes.push_back(deferred_shapes_);
+    }
+  }
+  if (deferred_shapes_.empty()) batch.shapes.clear();
   return batch;
 }
 
 std::vector<SgemmTile> StagedSearch::rank_structures(const SearchHistory &history) const {
   // Summed shape by shape, in the history's order: the same sums, and so the same ties, in
-  // every run over the same timings.
+  // every run over the same timings; over the first stage's shapes only (a reference that
+  // is also a probe has times at the BLAS shapes, which the other probes wait for).
+  std::vector<bool> ranked_at(history.shape_count, false);
+  for (const std::size_t s : first_shapes_)
+    if (s < ranked_at.size()) ranked_at[s] = true;
   std::map<SgemmTile, double> score;
   std::vector<std::map<SgemmTile, double>> by_shape(history.shape_count);
   for (const TimedResult &r : history.timed) {
     if (!is_probe(r.tile)) continue;  // a reference off the probe values would count its structure twice
-    score[structure_of(r.tile)] += r.percent_of_cublas / static_cast<double>(history.shape_count);
-    if (r.shape < by_shape.size()) by_shape[r.shape][structure_of(r.tile)] = r.percent_of_cublas;
+    if (r.shape >= ranked_at.size() || !ranked_at[r.shape]) continue;
+    score[structure_of(r.tile)] += r.percent_of_cublas / static_cast<double>(first_shapes_.size());
+    by_shape[r.shape][structure_of(r.tile)] = r.percent_of_cublas;
   }
   // Best first; ties in structure order.
   const auto ranked = [](const std::map<SgemmTile, double> &values) {
@@ -85,8 +116,16 @@ bool StagedSearch::is_probe(const SgemmTile &tile) const {
   return true;
 }
 
-bool StagedSearch::in_first_stage(const SgemmTile &tile) const {
-  return is_probe(tile) || std::find(references_.begin(), references_.end(), tile) != references_.end();
+std::vector<std::size_t> StagedSearch::every_shape() const {
+  std::vector<std::size_t> all(first_shapes_.size() + deferred_shapes_.size());
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  return all;
 }
+
+bool StagedSearch::is_reference(const SgemmTile &tile) const {
+  return std::find(references_.begin(), references_.end(), tile) != references_.end();
+}
+
+bool StagedSearch::in_first_stage(const SgemmTile &tile) const { return is_probe(tile) || is_reference(tile); }
 
 }  // namespace sgemm_tune

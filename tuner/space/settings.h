@@ -50,7 +50,9 @@ struct PruneSettings {
 //     of the probe parameters, and besides them each shape's own best
 //     `finalists_per_shape`, so that a shape unlike the rest (a small one among large ones)
 //     keeps the structures that suit it. The rest are recorded as pruned, reason
-//     "not_finalist".
+//     "not_finalist". Unless `blas_shapes_in_first_stage`, the first stage times its probes
+//     at the plain shapes only (where the run has some) and ranks on those; the
+//     finalists' probes come back in the second stage for the BLAS shapes.
 //   random: survivors in an order drawn from `seed`.
 //   genetic: generations of children of the fastest tiles so far (crossover, mutation to
 //     a neighbouring value), from a random first generation.
@@ -64,6 +66,10 @@ struct StrategySettings {
   std::vector<std::pair<std::size_t, int>> probe;  // (parameter index, value)
   int finalists = 24;
   int finalists_per_shape = 0;
+  // Staged: whether the first stage times the BLAS shapes too. By default it times the
+  // plain shapes only and the finalists are timed at the BLAS shapes as well: a BLAS shape
+  // needs an edge kernel compiled beside the fast kernel, several times its compile time.
+  bool blas_shapes_in_first_stage = false;
   std::size_t budget = 0;   // candidates timed; 0: no limit
   std::uint64_t seed = 1;   // random, genetic and model: the same seed, the same proposals
 };
