@@ -23,8 +23,11 @@ int main(int argc, char **argv) {
   nvrtcProgram program;
   if (nvrtcCreateProgram(&program, source, "instance.cu", 0, nullptr, nullptr) != NVRTC_SUCCESS) return 1;
   nvrtcAddNameExpression(program, ("&" + name).c_str());
+  // The tuner's options (tuner/compile/nvrtc_compiler.cpp), ptxas's register usage level
+  // included.
   const std::vector<const char *> options = {"--gpu-architecture=sm_90", "--std=c++17", include.c_str(),
-                                             "--ptxas-options=--verbose"};
+                                             "--ptxas-options=--verbose",
+                                             "--ptxas-options=--register-usage-level=10"};
   const nvrtcResult result = nvrtcCompileProgram(program, static_cast<int>(options.size()), options.data());
   std::size_t size = 0;
   nvrtcGetProgramLogSize(program, &size);

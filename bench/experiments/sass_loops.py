@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Instructions of each loop in a `cuobjdump -sass` listing, by opcode.
+"""Instructions of each loop in a `cuobjdump -sass` or `nvdisasm -c` listing, by opcode.
 
 A loop is the range from a backward branch's target to the branch; nested loops are listed
 each (an outer loop's count includes its inner loops). For reading where a kernel variant's
@@ -12,12 +12,22 @@ import sys
 
 
 def instructions(path):
-    out = []
+    """(address, text) of each instruction; branch targets that nvdisasm writes as labels
+    (`(.L_x_3)) are written as the label's address, as cuobjdump writes them."""
+    out, labels, pending = [], {}, []
     for line in open(path):
+        label = re.match(r'(\.L_x_\d+):', line.strip())
+        if label:
+            pending.append(label.group(1))
+            continue
         m = re.match(r'\s+/\*([0-9a-f]{4,})\*/\s+(.*?);', line)
         if m:
-            out.append((int(m.group(1), 16), m.group(2).strip()))
-    return out
+            address = int(m.group(1), 16)
+            for name in pending:
+                labels[name] = address
+            pending = []
+            out.append((address, m.group(2).strip()))
+    return [(a, re.sub(r'`\((\.L_x_\d+)\)', lambda m: f'{labels.get(m.group(1), 0):#x}', t)) for a, t in out]
 
 
 def opcode(text):
