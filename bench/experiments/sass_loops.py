@@ -27,7 +27,9 @@ def instructions(path):
                 labels[name] = address
             pending = []
             out.append((address, m.group(2).strip()))
-    return [(a, re.sub(r'`\((\.L_x_\d+)\)', lambda m: f'{labels.get(m.group(1), 0):#x}', t)) for a, t in out]
+    # A label nvdisasm never places (a BSSY's, say) stays as it is: no branch to follow.
+    resolve = lambda m: f'{labels[m.group(1)]:#x}' if m.group(1) in labels else m.group(0)
+    return [(a, re.sub(r'`\((\.L_x_\d+)\)', resolve, t)) for a, t in out]
 
 
 def opcode(text):
