@@ -184,6 +184,17 @@ TEST(DryRun, StagedSearchLeavesBlasShapesToTheFinalists) {
   EXPECT_EQ(all.counts.companion_failed, 3u);
 }
 
+TEST(DryRun, AShapeGivenTwiceIsRefused) {
+  TuneOptions o = small_dry_run();
+  o.shapes = {parse_shape("1024x1024x1024"), parse_shape("1000x1000x1000:NN"), parse_shape("1024X1024X1024")};
+  try {
+    run_tuning(o);
+    FAIL() << "a run with a shape twice was accepted";
+  } catch (const UserError &e) {
+    EXPECT_NE(std::string(e.what()).find("shape 1024x1024x1024 is given twice"), std::string::npos) << e.what();
+  }
+}
+
 TEST(DryRun, NeedsAnArchitectureWithoutAGpu) {
   if (gpu_count() > 0) GTEST_SKIP() << "a GPU is present: its architecture is the default";
   TuneOptions o = small_dry_run();

@@ -92,6 +92,8 @@ TEST(SearchSpace, EveryFieldIsValidated) {
   expect_error(variant("[128]", "128"), "field 'parameters.BM': expected a list");
   expect_error(variant(R"("4096x4096x4096")", R"("4096x4096")"), "field 'shapes[0]'");
   expect_error(variant(R"("4096x4096x4096")", R"("0x1x1")"), "positive");
+  expect_error(variant(R"("4096x4096x4096")", R"("1000x1000x1000:NT", "4096x4096x4096", "1000X1000X1000:NT")"),
+               "field 'shapes[2]': 1000x1000x1000:NT is listed twice");
   expect_error(variant(R"("shapes")", R"("constraints": ["BM >"], "shapes")"), "field 'constraints[0]'");
   expect_error(variant(R"("shapes")", R"("constraints": "BM > 1", "shapes")"), "field 'constraints'");
   expect_error(variant(R"("shapes")", R"("timing": {"repeats": 0}, "shapes")"), "field 'timing.repeats'");

@@ -76,6 +76,9 @@ class TuningRun {
   TuneReport run() {
     if (o_.shapes.empty())
       throw UserError(o_.space.source + ": no problem shapes to tune (add \"shapes\" to the space or pass --shape)");
+    // Each shape is one column of the run: its results, its cuBLAS time, its ranking.
+    for (auto s = o_.shapes.begin(); s != o_.shapes.end(); ++s)
+      if (std::find(o_.shapes.begin(), s, *s) != s) throw UserError("shape " + s->to_string() + " is given twice");
     if (o_.jobs < 1) throw UserError("--jobs must be at least 1");
     target_ = resolve_target(o_);
     compile_options_.arch = target_.limits.arch;

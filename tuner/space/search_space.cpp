@@ -302,11 +302,15 @@ SearchSpace parse_search_space(const std::string &json_text, const std::string &
     const json &list = r.array(doc["shapes"], "shapes");
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string field = FieldReader::index("shapes", i);
+      Shape shape;
       try {
-        space.shapes.push_back(parse_shape(r.string(list[i], field)));
+        shape = parse_shape(r.string(list[i], field));
       } catch (const UserError &e) {
         r.fail(field, e.what());
       }
+      if (std::find(space.shapes.begin(), space.shapes.end(), shape) != space.shapes.end())
+        r.fail(field, shape.to_string() + " is listed twice");
+      space.shapes.push_back(shape);
     }
   }
   if (doc.contains("references")) read_references(r, doc["references"], space);
