@@ -182,6 +182,15 @@ TEST(DryRun, StagedSearchLeavesBlasShapesToTheFinalists) {
   const TuneReport all = run_tuning(o);
   EXPECT_EQ(all.counts.compiled, 3u);
   EXPECT_EQ(all.counts.companion_failed, 3u);
+
+  // So does every probe where one tiles no plain shape (BN = 128 does not divide 64): it
+  // could not be ranked without its BLAS shapes.
+  o.space.strategy.blas_shapes_in_first_stage = false;
+  o.shapes = {parse_shape("1024x64x1024"), parse_shape("1000x1000x1000:NN")};
+  const TuneReport unranked = run_tuning(o);
+  EXPECT_EQ(unranked.counts.compiled, 2u);
+  EXPECT_EQ(unranked.counts.companion_failed, 2u);
+  EXPECT_EQ(unranked.counts.compile_failed, 1u) << "BN = 128 had only the BLAS shape to run";
 }
 
 TEST(DryRun, AShapeGivenTwiceIsRefused) {

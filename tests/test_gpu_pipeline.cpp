@@ -227,6 +227,22 @@ TEST_F(GpuPipeline, StagedSearchTimesBlasShapesOnTheFinalistsOnly) {
       << text.str();
 }
 
+// A probe NVRTC refuses in the first stage is recorded so at the BLAS shape it waited for,
+// not as a structure that lost.
+TEST_F(GpuPipeline, AProbeThatFailedKeepsItsReasonAtTheShapesItWaitedFor) {
+  const std::string line =
+      "detail::sgemm_tiles<detail::kWholeTiles, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, 0);";
+  TuneOptions o = staged_small(options(planted(line, "static_assert(!(BN == 128 && STAGES == 2), \"planted\");\n  " + line)));
+  o.space.references.clear();
+  o.shapes = {parse_shape("1024x1024x1024"), parse_shape("200x300x100:NN")};
+  const TuneReport r = run_tuning(o);
+  EXPECT_EQ(r.counts.compile_failed, 1u);
+  EXPECT_EQ(row(r, "SELECT COUNT(*), SUM(status = 'compile_failed' AND reason = 'nvrtc') FROM results "
+                   "WHERE run_id = ?1 AND bn = 128 AND stages = 2"),
+            (std::vector<std::int64_t>{2, 2}))
+      << "at the plain shape, and at the BLAS shape it never reached";
+}
+
 // kill -9 in the middle of a tuning, then the same command again: the database is intact,
 // the second run measures only what the first did not, and together they cover everything.
 TEST_F(GpuPipeline, KilledRunResumesWithoutMeasuringAgain) {

@@ -178,8 +178,8 @@ TEST(StagedSearch, BlasShapesWaitForTheFinalists) {
   // The probes at the plain shapes; the reference, the yardstick, at every shape.
   EXPECT_EQ(first.shapes, (std::vector<std::vector<std::size_t>>{{0, 1, 2}, {0, 2}, {0, 2}, {0, 2}, {0, 2}}));
 
-  // Ranked on the plain shapes only: at the BLAS shape the reference's probe variant would
-  // win, were it counted.
+  // Ranked on the plain shapes' probes: the reference's 1000% at the BLAS shape counts for
+  // nothing (a reference off the probe values is never scored).
   const std::map<int, double> percent{{32, 50}, {64, 90}, {128, 100}, {256, 70}};
   SearchHistory h;
   h.shape_count = 3;
@@ -212,6 +212,41 @@ TEST(StagedSearch, BlasShapesWaitForTheFinalists) {
       EXPECT_TRUE(l.never_proposed) << describe_tile(l.tile);
     }
   }
+}
+
+// A reference that is also a probe is timed at the BLAS shape in the first stage, where
+// the other probes are not: the ranking leaves that time out.
+TEST(StagedSearch, TheRankingLeavesOutTheBlasTimesOfAReferenceThatIsAProbe) {
+  StagedSearch search(probe_bk16_stages2(1), {tile(32, 16, 2)}, kPlainBlasPlain);
+  search.start(survivors());
+  const SearchBatch first = search.next(SearchHistory{3, {}, {}});
+  ASSERT_EQ(first.tiles.size(), 4u);
+  EXPECT_EQ(first.shapes[0], (std::vector<std::size_t>{0, 1, 2}));  // the reference
+  SearchHistory h;
+  h.shape_count = 3;
+  for (std::size_t i = 0; i < first.tiles.size(); ++i)
+    for (const std::size_t shape : first.shapes[i])
+      h.timed.push_back(TimedResult{first.tiles[i], shape, 1.0, shape == 1 ? 1000.0 : (first.tiles[i].BN == 128 ? 100.0 : 60.0)});
+  search.next(h);
+  ASSERT_EQ(search.finalists().size(), 1u);
+  EXPECT_EQ(search.finalists()[0].BN, 128) << "the reference's structure would win on its BLAS time";
+}
+
+// A probe that tiles none of the plain shapes could not be ranked on them: then every probe
+// is timed at every shape, as when the space asks for it.
+TEST(StagedSearch, BlasShapesInTheFirstStageWhereAProbeTilesNoPlainShape) {
+  const std::vector<Shape> shapes = {parse_shape("1024x64x1024"), parse_shape("1000x1000x1000:NN")};
+  StagedSearch search(probe_bk16_stages2(1), {}, shapes);
+  search.start(survivors());  // BN = 128 and 256 do not divide 64
+  const SearchBatch first = search.next(SearchHistory{2, {}, {}});
+  EXPECT_EQ(first.tiles.size(), 4u);
+  EXPECT_TRUE(first.shapes.empty()) << "every probe at every shape";
+  std::vector<SgemmTile> narrow;
+  for (const SgemmTile &t : survivors())
+    if (t.BN <= 64) narrow.push_back(t);
+  search.start(narrow);  // every probe tiles the plain shape: the BLAS shape waits
+  const SearchBatch again = search.next(SearchHistory{2, {}, {}});
+  EXPECT_EQ(again.shapes, (std::vector<std::vector<std::size_t>>{{0}, {0}}));
 }
 
 TEST(StagedSearch, BlasShapesInTheFirstStageWhenAskedOrWhenNothingIsPlain) {

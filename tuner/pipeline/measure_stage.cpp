@@ -63,23 +63,27 @@ std::vector<ProposalLedger::Take> MeasureStage::reuse_prior(const std::vector<Pr
   std::vector<ProposalLedger::Take> rest;
   for (const ProposalLedger::Take &take : takes) {
     const SgemmTile &tile = take.tile;
-    bool complete = true;
+    // Complete where every shape of the take that the tile tiles was measured before (a
+    // take with none such goes on, to be settled as compiled).
+    bool complete = false, missing = false;
     for (std::size_t i = 0; i < shape_list_.size(); ++i) {
       if (!take.shapes[i] || !tile_serves_shape(tile, shape_list_[i])) continue;
       const PriorResult *p = database.prior(tile, shape_list_[i]);
       if (!p) {
-        complete = false;
+        missing = true;
         continue;
       }
+      complete = true;
       tally_.count(RunEvent::reused);
       take_prior(tile, i, *p);
     }
+    complete = complete && !missing;
     if (complete) tally_.count(RunEvent::reused_whole);
     else rest.push_back(take);
   }
   if (rest.size() < takes.size())
-    say_("resuming: " + std::to_string(takes.size() - rest.size()) +
-         " candidates already measured under the same fingerprint are not measured again");
+    say_("resuming: " + std::to_string(takes.size() - rest.size()) + " of the " + std::to_string(takes.size()) +
+         " candidates in hand were measured under the same fingerprint before and are not measured again");
   tally_.publish();
   return rest;
 }

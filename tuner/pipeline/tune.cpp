@@ -5,6 +5,7 @@
 #include <csignal>
 #include <memory>
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -190,9 +191,10 @@ class TuningRun {
     tally_.publish();
   }
 
-  // Records what the search did not propose as pruned: each survivor at the shapes it was
-  // never proposed at. A survivor proposed at none is settled here; one timed at other
-  // shapes was settled then.
+  // Records what the search did not propose: each survivor at the shapes it was never
+  // proposed at, as pruned by the search, or, for one that NVRTC refused or that was
+  // pruned on its compiled kernel in this run, for that reason. A survivor proposed at none
+  // is settled here; one proposed at other shapes was settled then.
   void settle_not_proposed(ProposalLedger &ledger) {
     const std::vector<ProposalLedger::Left> left = ledger.settle();
     if (left.empty()) return;
@@ -203,9 +205,16 @@ class TuningRun {
         tally_.expect(1);
         tally_.count(RunEvent::pruned, why.reason);
       }
-      for (std::size_t i = 0; i < o_.shapes.size(); ++i)
-        if (l.shapes[i] && tile_serves_shape(l.tile, o_.shapes[i]))
+      const auto failed = failed_tiles_.find(l.tile);
+      for (std::size_t i = 0; i < o_.shapes.size(); ++i) {
+        if (!l.shapes[i] || !tile_serves_shape(l.tile, o_.shapes[i])) continue;
+        if (failed == failed_tiles_.end()) {
           rows.push_back(result_row(o_.shapes[i], l.tile, CandidateStatus::pruned, why.reason, why.detail));
+          continue;
+        }
+        rows.push_back(failed->second);
+        rows.back().shape = o_.shapes[i];
+      }
     }
     record(rows);
   }
@@ -299,13 +308,14 @@ class TuningRun {
     }
   }
 
-  // A candidate NVRTC refused, at the shapes of this take. One that was compiled for an
-  // earlier batch counts once, there.
+  // A candidate NVRTC refused, at the shapes of this take. One compiled before in this run
+  // (for an earlier batch) counts once, there.
   std::vector<ResultRow> compile_failure(const CompileOutcome &outcome, const Take &take) {
-    tally_.count(take.first ? RunEvent::compile_failed : RunEvent::taken_again);
+    tally_.count(compiled_before_.insert(outcome.tile).second ? RunEvent::compile_failed : RunEvent::taken_again);
     say("compile failed: " + describe_tile(outcome.tile) + ": " +
         log_excerpt(outcome.log.empty() ? outcome.error : outcome.log));
     std::vector<ResultRow> rows = compile_failure_rows(outcome, o_.shapes);
+    if (!rows.empty()) failed_tiles_.emplace(outcome.tile, rows.front());
     rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const ResultRow &r) { return passes_over(take, r.shape); }),
                rows.end());
     return rows;
@@ -326,11 +336,12 @@ class TuningRun {
     }
   }
 
-  // A compiled candidate, judged at the shapes of this take. One taken again (at shapes an
-  // earlier batch left) was counted as compiled, pruned or a survivor then, and counts as
-  // taken again now.
+  // A compiled candidate, judged at the shapes of this take. One compiled before in this
+  // run (taken again, at shapes an earlier batch left) was counted as compiled, pruned or
+  // a survivor then, and counts as taken again now.
   std::vector<ResultRow> compiled(CompileOutcome &outcome, const Take &take) {
     const CompiledKernel &kernel = *outcome.kernel;
+    const bool first = compiled_before_.insert(kernel.tile).second;
     CompiledJudgement j = judge_compiled(kernel, outcome.seconds, o_.shapes, o_.space.prune, target_.limits,
                                          [&](const Shape &s) { return passes_over(take, s); });
     // A companion that failed to compile fails the shapes it runs (judge_compiled); the
@@ -338,13 +349,18 @@ class TuningRun {
     const std::size_t failed_shapes = static_cast<std::size_t>(std::count_if(
         j.rows.begin(), j.rows.end(), [](const ResultRow &r) { return r.status == CandidateStatus::compile_failed; }));
     say_companion_failures(kernel, j.rows);
-    if (take.first && failed_shapes > 0 && failed_shapes == j.rows.size()) {
+    if (first && failed_shapes > 0 && failed_shapes == j.rows.size()) {
       tally_.count(RunEvent::compile_failed);
       return std::move(j.rows);
     }
-    tally_.count(take.first ? RunEvent::compiled : RunEvent::taken_again);
+    tally_.count(first ? RunEvent::compiled : RunEvent::taken_again);
     for (std::size_t i = 0; i < failed_shapes; ++i) tally_.count(RunEvent::companion_failed);
-    if (take.first) {
+    if (j.verdict.pruned) {
+      const auto why = std::find_if(j.rows.begin(), j.rows.end(),
+                                    [](const ResultRow &r) { return r.status == CandidateStatus::pruned; });
+      if (why != j.rows.end()) failed_tiles_.emplace(kernel.tile, *why);
+    }
+    if (first) {
       if (j.verdict.pruned) {
         tally_.count(RunEvent::pruned_after_compile, j.verdict.reason);
       } else {
@@ -374,6 +390,11 @@ class TuningRun {
   std::unique_ptr<RunDatabase> database_;
   std::unique_ptr<MeasureStage> gpu_;
   std::vector<PriorTiming> prior_;
+  // Candidates compiled (or refused by NVRTC) in this run: one taken again counts once.
+  std::set<SgemmTile> compiled_before_;
+  // A row saying why, for each candidate NVRTC refused or that was pruned on its compiled
+  // kernel in this run: the shapes the search never proposed it at are recorded with it.
+  std::map<SgemmTile, ResultRow> failed_tiles_;
 };
 
 }  // namespace

@@ -77,7 +77,7 @@ struct ShapeReport {
 struct DeviceReport {
   int device = 0;
   std::string pci_bus_id;
-  std::size_t candidates = 0;  // survivors it verified and timed
+  std::size_t candidates = 0;  // survivors it verified and timed (one taken again, each time)
   double gpu_seconds = 0;      // spent on them
   // cuBLAS on this GPU at each shape (in the order of TuneReport::shapes), at the start of
   // the run and at its end: each result is compared with its own GPU's.
@@ -108,8 +108,8 @@ struct TuneCounts {
   // Survivors a dry run left for a later batch of the search: nothing is timed, so a search
   // that chooses from timings (staged) stops after its first batch and leaves these unjudged.
   std::size_t deferred = 0;
-  // Survivors a search took up again for shapes it had left (the staged search's finalists
-  // at the BLAS shapes), compiled again with the kernels those run; counted once above.
+  // Survivors compiled again in this run, for shapes a later batch of the search proposed
+  // them at (the staged search's finalists' probes, at the BLAS shapes); counted once above.
   std::size_t taken_again = 0;
   std::size_t pruned_total() const;
 };
@@ -140,13 +140,14 @@ struct TuneReport {
 
 struct DeviceProgress {
   int device = 0;
-  std::size_t timed = 0;  // survivors verified and timed
+  std::size_t timed = 0;  // survivors verified and timed (one taken again, each time)
   double gpu_seconds = 0;
 };
 
 struct ProgressUpdate {
-  // Candidates through the whole pipeline. A staged search counts its second stage in
-  // `total` only once it starts, so that the estimate of the time left stays honest.
+  // Candidates through the whole pipeline, one taken again for more shapes counting again.
+  // A staged search counts its second stage in `total` only once it starts, so that the
+  // estimate of the time left stays honest.
   std::size_t done = 0, total = 0;
   std::string stage;  // "stage 1 of 2" in a staged search, empty otherwise
   std::size_t compiled = 0, pruned = 0, timed = 0, failed = 0;

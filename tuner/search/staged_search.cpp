@@ -4,25 +4,33 @@
 #include <map>
 #include <numeric>
 
+#include "tuner/time/shape_route.h"
+
 namespace sgemm_tune {
 
 StagedSearch::StagedSearch(StrategySettings settings, std::vector<SgemmTile> references,
-                           const std::vector<Shape> &shapes)
-    : settings_(std::move(settings)), references_(std::move(references)) {
-  for (std::size_t i = 0; i < shapes.size(); ++i) (shapes[i].blas ? deferred_shapes_ : first_shapes_).push_back(i);
-  // With nothing plain to rank on, or when the space asks for it, the first stage times
-  // every shape.
-  if (first_shapes_.empty() || settings_.blas_shapes_in_first_stage) {
-    first_shapes_.insert(first_shapes_.end(), deferred_shapes_.begin(), deferred_shapes_.end());
-    std::sort(first_shapes_.begin(), first_shapes_.end());
-    deferred_shapes_.clear();
-  }
-}
+                           std::vector<Shape> shapes)
+    : settings_(std::move(settings)), references_(std::move(references)), shapes_(std::move(shapes)) {}
 
 void StagedSearch::start(std::vector<SgemmTile> survivors) {
   survivors_ = std::move(survivors);
   finalists_.clear();
   stages_done_ = 0;
+  first_shapes_.clear();
+  deferred_shapes_.clear();
+  for (std::size_t i = 0; i < shapes_.size(); ++i) (shapes_[i].blas ? deferred_shapes_ : first_shapes_).push_back(i);
+  // The BLAS shapes wait only where every probe can be ranked without them: with nothing
+  // plain to rank on, a probe that tiles none of the plain shapes (its structure would
+  // never be a finalist), or when the space asks for it, the first stage times every shape.
+  const bool every_probe_ranked = std::all_of(survivors_.begin(), survivors_.end(), [&](const SgemmTile &tile) {
+    return !is_probe(tile) || is_reference(tile) ||
+           std::any_of(first_shapes_.begin(), first_shapes_.end(),
+                       [&](std::size_t s) { return tile_serves_shape(tile, shapes_[s]); });
+  });
+  if (first_shapes_.empty() || !every_probe_ranked || settings_.blas_shapes_in_first_stage) {
+    first_shapes_ = every_shape();
+    deferred_shapes_.clear();
+  }
 }
 
 SearchBatch StagedSearch::next(const SearchHistory &history) {
@@ -59,10 +67,14 @@ SearchBatch StagedSearch::second_stage(const SearchHistory &history) {
     if (!in_first_stage(tile)) {
       batch.tiles.push_back(tile);
       batch.shapes.push_back(every_shape());
-    } else if (!deferred_shapes_.empty() && !is_reference(tile)) {
-      // A finalist's probe, back for the shapes it waited for.
+    } else if (!is_reference(tile)) {
+      // A finalist's probe, back for the shapes it waited for (those it tiles).
+      std::vector<std::size_t> waited;
+      for (const std::size_t s : deferred_shapes_)
+        if (tile_serves_shape(tile, shapes_[s])) waited.push_back(s);
+      if (waited.empty()) continue;
       batch.tiles.push_back(tile);
-      batch.shapes.push_back(deferred_shapes_);
+      batch.shapes.push_back(std::move(waited));
     }
   }
   if (deferred_shapes_.empty()) batch.shapes.clear();
@@ -117,7 +129,7 @@ bool StagedSearch::is_probe(const SgemmTile &tile) const {
 }
 
 std::vector<std::size_t> StagedSearch::every_shape() const {
-  std::vector<std::size_t> all(first_shapes_.size() + deferred_shapes_.size());
+  std::vector<std::size_t> all(shapes_.size());
   std::iota(all.begin(), all.end(), std::size_t{0});
   return all;
 }

@@ -5,12 +5,15 @@
 // `finalists` structures and each shape's own best `finalists_per_shape` only; the rest are
 // recorded as pruned, reason "not_finalist".
 //
-// BLAS shapes wait for the finalists: a BLAS shape is timed on a kernel compiled beside the
-// fast kernel (an edge kernel's body takes NVRTC about ten times as long), so where the run
-// has plain shapes too, the first stage times its probes at the plain shapes only and ranks
-// on those, and the second stage brings the finalists' probes back for the BLAS shapes
-// (StrategySettings::blas_shapes_in_first_stage turns this off). References are timed at
-// every shape in the first stage.
+// BLAS shapes wait for the finalists: most tiles time a BLAS shape on an edge kernel
+// compiled beside the fast kernel (an edge kernel's body takes NVRTC about ten times as
+// long), so where every probe tiles at least one plain shape, the first stage times the
+// probes at the plain shapes only and ranks on those (each plain shape keeping its own
+// `finalists_per_shape`), and the second brings the finalists' probes back for the BLAS
+// shapes. Every BLAS shape waits, one that the fast kernel runs for some tiles too (an
+// untransposed product they divide): those probes compile their fast kernel again, which
+// is cheap. StrategySettings::blas_shapes_in_first_stage turns this off. References are
+// timed at every shape in the first stage.
 #pragma once
 
 #include <set>
@@ -24,7 +27,7 @@ class StagedSearch : public SearchStrategy {
  public:
   // `references` are timed in the first stage whatever their probed parameters: they are
   // the yardstick the report ranks against. `shapes` are the run's.
-  StagedSearch(StrategySettings settings, std::vector<SgemmTile> references, const std::vector<Shape> &shapes);
+  StagedSearch(StrategySettings settings, std::vector<SgemmTile> references, std::vector<Shape> shapes);
 
   std::string name() const override { return "staged"; }
   void start(std::vector<SgemmTile> survivors) override;
@@ -46,8 +49,9 @@ class StagedSearch : public SearchStrategy {
 
   StrategySettings settings_;
   std::vector<SgemmTile> references_;
-  // Indices of the run's shapes: those the first stage times its probes at, and those it
-  // leaves to the second (the BLAS shapes, when they wait; else none).
+  std::vector<Shape> shapes_;
+  // Indices of shapes_, decided by start(): those the first stage times its probes at, and
+  // those it leaves to the second (the BLAS shapes, when they wait; else none).
   std::vector<std::size_t> first_shapes_, deferred_shapes_;
   std::vector<SgemmTile> survivors_;
   std::vector<SgemmTile> finalists_;

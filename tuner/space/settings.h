@@ -51,8 +51,9 @@ struct PruneSettings {
 //     `finalists_per_shape`, so that a shape unlike the rest (a small one among large ones)
 //     keeps the structures that suit it. The rest are recorded as pruned, reason
 //     "not_finalist". Unless `blas_shapes_in_first_stage`, the first stage times its probes
-//     at the plain shapes only (where the run has some) and ranks on those; the
-//     finalists' probes come back in the second stage for the BLAS shapes.
+//     at the plain shapes only (where every probe tiles one) and ranks on those, each plain
+//     shape keeping its own `finalists_per_shape`; the finalists' probes come back in the
+//     second stage for the BLAS shapes.
 //   random: survivors in an order drawn from `seed`.
 //   genetic: generations of children of the fastest tiles so far (crossover, mutation to
 //     a neighbouring value), from a random first generation.
