@@ -140,6 +140,13 @@ TEST_F(ReportTest, FunnelFollowsThePipelineFromRecordedCountsElseFromRows) {
   EXPECT_TRUE(saw_wrong) << runs[1].at("funnel").dump();
   EXPECT_TRUE(funnel_from_counts("not json").empty());
   EXPECT_TRUE(funnel_from_counts("[1,2]").empty());
+  // A staged search that took its finalists' probes again for the BLAS shapes says so.
+  const nlohmann::json staged = funnel_from_counts(R"({"candidates": 6, "compiled": 4, "taken_again": 1})");
+  const auto again = std::find_if(staged.begin(), staged.end(),
+                                  [](const nlohmann::json &s) { return s.at("step") == "compiled again for more shapes"; });
+  ASSERT_NE(again, staged.end()) << staged.dump();
+  EXPECT_EQ(again->at("count"), 1);
+  EXPECT_EQ((again - 1)->at("step"), "compiled");
 }
 
 TEST_F(ReportTest, ShapeAndGpuNarrowTheReport) {

@@ -95,6 +95,9 @@ nlohmann::json funnel_from_counts(const std::string &counts_json) {
       if (n.is_number_integer()) out.push_back(step("pruned: " + reason, n.get<long long>(), "pruned"));
   out.push_back(step("compile failed", count_of(counts, "compile_failed"), "failed"));
   out.push_back(step("compiled", count_of(counts, "compiled"), "kept"));
+  // A staged search's finalists' probes, compiled again for the BLAS shapes they waited for.
+  if (count_of(counts, "taken_again") > 0)
+    out.push_back(step("compiled again for more shapes", count_of(counts, "taken_again"), "info"));
   if (count_of(counts, "reused") > 0) out.push_back(step("reused (timed before)", count_of(counts, "reused"), "kept"));
   out.push_back(step("timed", count_of(counts, "measurements"), "kept"));
   out.push_back(step("stopped early (could not win)", count_of(counts, "stopped_early"), "info"));
