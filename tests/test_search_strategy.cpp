@@ -247,6 +247,13 @@ TEST(StagedSearch, BlasShapesInTheFirstStageWhereAProbeTilesNoPlainShape) {
   search.start(narrow);  // every probe tiles the plain shape: the BLAS shape waits
   const SearchBatch again = search.next(SearchHistory{2, {}, {}});
   EXPECT_EQ(again.shapes, (std::vector<std::vector<std::size_t>>{{0}, {0}}));
+
+  // A reference that is a probe is ranked on the plain shapes too: one that tiles none
+  // sends every shape into the first stage as well.
+  narrow.push_back(tile(128, 16, 2));
+  StagedSearch with_reference(probe_bk16_stages2(1), {tile(128, 16, 2)}, shapes);
+  with_reference.start(narrow);
+  EXPECT_TRUE(with_reference.next(SearchHistory{2, {}, {}}).shapes.empty());
 }
 
 TEST(StagedSearch, BlasShapesInTheFirstStageWhenAskedOrWhenNothingIsPlain) {

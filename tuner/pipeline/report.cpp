@@ -67,7 +67,7 @@ void print_counts(const TuneReport &r, std::ostream &out) {
   if (!r.finalists.empty()) {
     out << "search: staged, " << r.finalists.size() << " tile structures taken to the second stage";
     if (c.taken_again)
-      out << "; " << c.taken_again << " of the first stage's candidates taken again for the BLAS shapes";
+      out << "; " << c.taken_again << " of their candidates compiled again for the shapes they waited for";
     out << "\n";
   }
   if (!r.dry_run)

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <csignal>
 #include <memory>
+#include <optional>
 #include <map>
 #include <set>
 #include <utility>
@@ -195,6 +196,22 @@ class TuningRun {
   // proposed at, as pruned by the search, or, for one that NVRTC refused or that was
   // pruned on its compiled kernel in this run, for that reason. A survivor proposed at none
   // is settled here; one proposed at other shapes was settled then.
+  // Why a candidate proposed at some shapes has no time to be ranked by, where it is its
+  // own failure: NVRTC refused its fast kernel, or pruning dropped it, in this run; or NVRTC
+  // refused it in a run this one resumes (at a shape the fast kernel runs: a refused edge
+  // kernel fails only its own shapes).
+  std::optional<ResultRow> failure_of(const SgemmTile &tile) const {
+    if (const auto f = failed_tiles_.find(tile); f != failed_tiles_.end()) return f->second;
+    if (!database_ || compiled_before_.count(tile)) return std::nullopt;
+    for (const Shape &shape : o_.shapes) {
+      const PriorResult *p = database_->prior(tile, shape);
+      if (p && p->status == CandidateStatus::compile_failed && serving_kernel(tile, shape) == KernelVariant::exact)
+        return result_row(shape, tile, CandidateStatus::compile_failed, "nvrtc",
+                          "NVRTC refused it in an earlier run under the same fingerprint");
+    }
+    return std::nullopt;
+  }
+
   void settle_not_proposed(ProposalLedger &ledger) {
     const std::vector<ProposalLedger::Left> left = ledger.settle();
     if (left.empty()) return;
@@ -205,15 +222,23 @@ class TuningRun {
         tally_.expect(1);
         tally_.count(RunEvent::pruned, why.reason);
       }
-      const auto failed = failed_tiles_.find(l.tile);
+      const std::optional<ResultRow> failed = l.never_proposed ? std::nullopt : failure_of(l.tile);
       for (std::size_t i = 0; i < o_.shapes.size(); ++i) {
-        if (!l.shapes[i] || !tile_serves_shape(l.tile, o_.shapes[i])) continue;
-        if (failed == failed_tiles_.end()) {
-          rows.push_back(result_row(o_.shapes[i], l.tile, CandidateStatus::pruned, why.reason, why.detail));
+        const Shape &shape = o_.shapes[i];
+        if (!l.shapes[i] || !tile_serves_shape(l.tile, shape)) continue;
+        if (!failed) {
+          rows.push_back(result_row(shape, l.tile, CandidateStatus::pruned, why.reason, why.detail));
           continue;
         }
-        rows.push_back(failed->second);
-        rows.back().shape = o_.shapes[i];
+        // The verdict is the tile's; what was compiled and measured at its other shape is not.
+        ResultRow row = *failed;
+        row.shape = shape;
+        row.compile_seconds.reset();
+        if (serving_kernel(l.tile, shape) != KernelVariant::exact) {
+          row.registers.reset();
+          row.spill_bytes.reset();
+        }
+        rows.push_back(std::move(row));
       }
     }
     record(rows);

@@ -21,11 +21,12 @@ void StagedSearch::start(std::vector<SgemmTile> survivors) {
   for (std::size_t i = 0; i < shapes_.size(); ++i) (shapes_[i].blas ? deferred_shapes_ : first_shapes_).push_back(i);
   // The BLAS shapes wait only where every probe can be ranked without them: with nothing
   // plain to rank on, a probe that tiles none of the plain shapes (its structure would
-  // never be a finalist), or when the space asks for it, the first stage times every shape.
+  // never be a finalist, a reference's neither: only the plain shapes are ranked), or when
+  // the space asks for it, the first stage times every shape.
   const bool every_probe_ranked = std::all_of(survivors_.begin(), survivors_.end(), [&](const SgemmTile &tile) {
-    return !is_probe(tile) || is_reference(tile) ||
-           std::any_of(first_shapes_.begin(), first_shapes_.end(),
-                       [&](std::size_t s) { return tile_serves_shape(tile, shapes_[s]); });
+    return !is_probe(tile) || std::any_of(first_shapes_.begin(), first_shapes_.end(), [&](std::size_t s) {
+             return tile_serves_shape(tile, shapes_[s]);
+           });
   });
   if (first_shapes_.empty() || !every_probe_ranked || settings_.blas_shapes_in_first_stage) {
     first_shapes_ = every_shape();
