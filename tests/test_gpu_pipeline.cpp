@@ -241,6 +241,12 @@ TEST_F(GpuPipeline, AProbeThatFailedKeepsItsReasonAtTheShapesItWaitedFor) {
                    "WHERE run_id = ?1 AND bn = 128 AND stages = 2"),
             (std::vector<std::int64_t>{2, 2}))
       << "at the plain shape, and at the BLAS shape it never reached";
+  // The same command again resumes from what was measured: the refusal it reads there
+  // (at the plain shape, the fast kernel's) is the reason at the BLAS shape again.
+  const TuneReport again = run_tuning(o);
+  EXPECT_EQ(row(again, "SELECT COUNT(*), SUM(status = 'compile_failed' AND reason = 'nvrtc') FROM results "
+                       "WHERE run_id = ?1 AND bn = 128 AND stages = 2"),
+            (std::vector<std::int64_t>{1, 1}));
 }
 
 // kill -9 in the middle of a tuning, then the same command again: the database is intact,
