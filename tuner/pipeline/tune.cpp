@@ -192,10 +192,6 @@ class TuningRun {
     tally_.publish();
   }
 
-  // Records what the search did not propose: each survivor at the shapes it was never
-  // proposed at, as pruned by the search, or, for one that NVRTC refused or that was
-  // pruned on its compiled kernel in this run, for that reason. A survivor proposed at none
-  // is settled here; one proposed at other shapes was settled then.
   // Why a candidate proposed at some shapes has no time to be ranked by, where it is its
   // own failure: NVRTC refused its fast kernel, or pruning dropped it, in this run; or NVRTC
   // refused it in a run this one resumes (at a shape the fast kernel runs: a refused edge
@@ -212,6 +208,9 @@ class TuningRun {
     return std::nullopt;
   }
 
+  // Records what the search did not propose: each survivor at the shapes it was never
+  // proposed at, as pruned by the search, or with its own failure (failure_of). A survivor
+  // proposed at none is settled here; one proposed at other shapes was settled then.
   void settle_not_proposed(ProposalLedger &ledger) {
     const std::vector<ProposalLedger::Left> left = ledger.settle();
     if (left.empty()) return;
