@@ -14,15 +14,6 @@ const ResourceUsage &serving_usage(const CompiledKernel &kernel, const Shape &sh
   return kernel.usage;
 }
 
-// The row of a shape whose kernel NVRTC refused: `error` one line, `log` all it said.
-ResultRow compile_failed_row(const Shape &shape, const SgemmTile &tile, const std::string &error,
-                             const std::string &log, double compile_seconds) {
-  ResultRow row = result_row(shape, tile, CandidateStatus::compile_failed, "nvrtc", error);
-  if (!log.empty()) row.detail += "\n" + log;
-  row.compile_seconds = compile_seconds;
-  return row;
-}
-
 // Why the kernel that runs `shape` is missing: a companion NVRTC refused; null when it is there.
 const CompanionFailure *serving_failure(const CompiledKernel &kernel, const Shape &shape) {
   const KernelVariant variant = serving_kernel(kernel.tile, shape);
@@ -43,6 +34,14 @@ ResultRow result_row(const Shape &shape, const SgemmTile &tile, CandidateStatus 
   r.detail = std::move(detail);
   r.threads = sgemm_tune_kernels::tile_threads(tile);
   return r;
+}
+
+ResultRow compile_failed_row(const Shape &shape, const SgemmTile &tile, const std::string &error,
+                             const std::string &log, std::optional<double> compile_seconds) {
+  ResultRow row = result_row(shape, tile, CandidateStatus::compile_failed, "nvrtc", error);
+  if (!log.empty()) row.detail += "\n" + log;
+  row.compile_seconds = compile_seconds;
+  return row;
 }
 
 void take_outcome(ResultRow &row, const Measurement &m) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,11 @@ namespace sgemm_tune {
 // A result row with the fields every row has.
 ResultRow result_row(const Shape &shape, const SgemmTile &tile, CandidateStatus status, std::string reason,
                      std::string detail);
+
+// The row of a shape whose kernel NVRTC refused: `error` one line, `log` all it said;
+// `compile_seconds` none where nothing was compiled for it in this run.
+ResultRow compile_failed_row(const Shape &shape, const SgemmTile &tile, const std::string &error,
+                             const std::string &log = {}, std::optional<double> compile_seconds = std::nullopt);
 
 // A measurement's disposition and verification errors, into the row that records it.
 void take_outcome(ResultRow &row, const Measurement &m);

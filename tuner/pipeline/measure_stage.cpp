@@ -63,9 +63,9 @@ std::vector<ProposalLedger::Take> MeasureStage::reuse_prior(const std::vector<Pr
   std::vector<ProposalLedger::Take> rest;
   for (const ProposalLedger::Take &take : takes) {
     const SgemmTile &tile = take.tile;
-    // Complete where every shape of the take that the tile tiles was measured before (a
-    // take with none such goes on, to be settled as compiled).
-    bool complete = false, missing = false;
+    // Whole where the take has a shape the tile tiles and every such shape was measured
+    // before (a take with none goes on, to be settled as compiled).
+    bool checked = false, missing = false;
     for (std::size_t i = 0; i < shape_list_.size(); ++i) {
       if (!take.shapes[i] || !tile_serves_shape(tile, shape_list_[i])) continue;
       const PriorResult *p = database.prior(tile, shape_list_[i]);
@@ -73,12 +73,11 @@ std::vector<ProposalLedger::Take> MeasureStage::reuse_prior(const std::vector<Pr
         missing = true;
         continue;
       }
-      complete = true;
+      checked = true;
       tally_.count(RunEvent::reused);
       take_prior(tile, i, *p);
     }
-    complete = complete && !missing;
-    if (complete) tally_.count(RunEvent::reused_whole);
+    if (checked && !missing) tally_.count(RunEvent::reused_whole);
     else rest.push_back(take);
   }
   if (rest.size() < takes.size())

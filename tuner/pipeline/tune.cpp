@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <map>
 #include <memory>
 #include <optional>
-#include <map>
 #include <set>
 #include <utility>
 #include <vector>
@@ -202,8 +202,7 @@ class TuningRun {
     for (const Shape &shape : o_.shapes) {
       const PriorResult *p = database_->prior(tile, shape);
       if (p && p->status == CandidateStatus::compile_failed && serving_kernel(tile, shape) == KernelVariant::exact)
-        return result_row(shape, tile, CandidateStatus::compile_failed, "nvrtc",
-                          "NVRTC refused it in an earlier run under the same fingerprint");
+        return compile_failed_row(shape, tile, "NVRTC refused it in an earlier run under the same fingerprint");
     }
     return std::nullopt;
   }

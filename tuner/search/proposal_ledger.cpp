@@ -5,6 +5,13 @@
 #include <stdexcept>
 
 namespace sgemm_tune {
+namespace {
+
+bool none_of_them(const std::vector<bool> &shapes) {
+  return std::none_of(shapes.begin(), shapes.end(), [](bool b) { return b; });
+}
+
+}  // namespace
 
 ProposalLedger::ProposalLedger(const std::vector<SgemmTile> &survivors, std::size_t shape_count)
     : shape_count_(shape_count) {
@@ -27,8 +34,7 @@ std::vector<ProposalLedger::Take> ProposalLedger::take(const SearchBatch &batch,
     if (it == proposed_.end()) refuse(describe_tile(tile) + ", which is not a survivor");
     if (!in_batch.insert(tile).second) refuse(describe_tile(tile) + " twice in one batch");
     std::vector<bool> &done = it->second;
-    const bool first = std::none_of(done.begin(), done.end(), [](bool b) { return b; });
-    Take t{tile, std::vector<bool>(shape_count_, batch.shapes.empty()), first};
+    Take t{tile, std::vector<bool>(shape_count_, batch.shapes.empty()), none_of_them(done)};
     if (!batch.shapes.empty()) {
       if (batch.shapes[i].empty()) refuse(describe_tile(tile) + " at no shape");
       for (const std::size_t s : batch.shapes[i]) {
@@ -54,7 +60,7 @@ std::vector<ProposalLedger::Left> ProposalLedger::settle() {
   for (const SgemmTile &tile : order_) {
     std::vector<bool> &done = proposed_.at(tile);
     if (std::all_of(done.begin(), done.end(), [](bool b) { return b; })) continue;
-    Left left{tile, std::vector<bool>(shape_count_), std::none_of(done.begin(), done.end(), [](bool b) { return b; })};
+    Left left{tile, std::vector<bool>(shape_count_), none_of_them(done)};
     for (std::size_t s = 0; s < shape_count_; ++s) left.shapes[s] = !done[s];
     done.assign(shape_count_, true);
     out.push_back(std::move(left));
@@ -63,9 +69,8 @@ std::vector<ProposalLedger::Left> ProposalLedger::settle() {
 }
 
 std::size_t ProposalLedger::never_proposed() const {
-  return static_cast<std::size_t>(std::count_if(proposed_.begin(), proposed_.end(), [](const auto &entry) {
-    return std::none_of(entry.second.begin(), entry.second.end(), [](bool b) { return b; });
-  }));
+  return static_cast<std::size_t>(
+      std::count_if(proposed_.begin(), proposed_.end(), [](const auto &entry) { return none_of_them(entry.second); }));
 }
 
 }  // namespace sgemm_tune

@@ -63,22 +63,23 @@ SearchBatch StagedSearch::second_stage(const SearchHistory &history) {
   finalists_ = rank_structures(history);
   const std::set<SgemmTile> chosen(finalists_.begin(), finalists_.end());
   SearchBatch batch{{}, {}, "stage 2 of 2", true};
+  const bool waited = !deferred_shapes_.empty();
+  const std::vector<std::size_t> all = every_shape();
   for (const SgemmTile &tile : survivors_) {
     if (!chosen.count(structure_of(tile))) continue;
     if (!in_first_stage(tile)) {
       batch.tiles.push_back(tile);
-      batch.shapes.push_back(every_shape());
-    } else if (!is_reference(tile)) {
+      if (waited) batch.shapes.push_back(all);
+    } else if (waited && !is_reference(tile)) {
       // A finalist's probe, back for the shapes it waited for (those it tiles).
-      std::vector<std::size_t> waited;
+      std::vector<std::size_t> tiled;
       for (const std::size_t s : deferred_shapes_)
-        if (tile_serves_shape(tile, shapes_[s])) waited.push_back(s);
-      if (waited.empty()) continue;
+        if (tile_serves_shape(tile, shapes_[s])) tiled.push_back(s);
+      if (tiled.empty()) continue;
       batch.tiles.push_back(tile);
-      batch.shapes.push_back(std::move(waited));
+      batch.shapes.push_back(std::move(tiled));
     }
   }
-  if (deferred_shapes_.empty()) batch.shapes.clear();
   return batch;
 }
 
