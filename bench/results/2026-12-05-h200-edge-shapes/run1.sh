@@ -46,6 +46,8 @@ for v in A B; do
   echo "== $v: best per shape" | tee -a "$OUT/gpu.txt"
   grep -E "^[0-9]+x[0-9]+x[0-9]+.*cuBLAS" -A2 "$OUT/logs/tune-$v/tune.txt" | grep -vE "rank|^--" | cut -c1-120 | tee -a "$OUT/gpu.txt"
 done
+# A copy stays on the GPU machine for call 2 (run2_on_device.sh), if it is still warm then.
+mkdir -p build-edge-shapes && cp "$OUT"/tune-A.db "$OUT"/tune-B.db build-edge-shapes/
 gzip -9 "$OUT"/tune-A.db "$OUT"/tune-B.db
 echo "done after $(($(date +%s) - T0)) s" | tee -a "$OUT/gpu.txt"
 tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$OUT/logs"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Call 2 (after call 1, and 1c if it ran). The tunings through their headers: A
 # (search_spaces/workload.json), B (bench/experiments/workload_edges.json) and, if call 1c
-# ran, C (workload_edges_ranked.json). Prepared on the CPU machine from the calls'
-# databases, before this call:
+# ran, C (workload_edges_ranked.json). run2_on_device.sh builds A's and B's programs on the
+# GPU machine and then runs this; by hand, from the calls' databases (nvcc may need more
+# memory than the CPU machine has for a header with its machine code):
 #   for v in A B C; do mkdir -p /tmp/h$v; gunzip -k call1/tune-$v.db.gz   # C: call1c/
 #     build/tuner/sgemm-tune emit --db call1/tune-$v.db --out /tmp/h$v/sgemm_tuned.h
 #     cmake -S tools/bench_shapes -B /tmp/b$v -G Ninja -DSGEMM_TUNED_HEADER=/tmp/h$v/sgemm_tuned.h \
