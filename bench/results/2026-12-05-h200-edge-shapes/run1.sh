@@ -1,14 +1,10 @@
 #!/usr/bin/env bash
-# Call 1. First the GPU tests of the tuning pipeline, which changed since their last GPU run:
-# a tuning compiles only the edge bodies its BLAS shapes run (session 34), and the staged
-# search times BLAS shapes on its finalists only, taking their probes again (session 35:
-# GpuPipeline.StagedSearchTimesBlasShapesOnTheFinalistsOnly is new). Then two tunings by
-# this tree's sgemm-tune: search_spaces/workload.json (A) and
+# Call 1. Two tunings by this tree's sgemm-tune: search_spaces/workload.json (A) and
 # bench/experiments/workload_edges.json (B: two of A's shapes replaced by products no tile
 # divides, 3100x2900x3000:NN and 1100x900x1000:NN, timed on the edge kernel's plain body,
-# on the finalists only). A stops at 100 s, B at 230 s (SIGINT: its results so far are
+# on the finalists only). A stops at 100 s, B at 300 s (SIGINT: its results so far are
 # kept and the same command resumes it; estimated 2-3 minutes on 16 cores). The databases
-# come back for the headers (emitted on the CPU machine).
+# come back, and a copy stays here for call 2 (run2_on_device.sh).
 # Carry [".device"]: devbin.tgz (sgemm-tune, sgemm_tune_gpu_tests).
 set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
@@ -18,19 +14,6 @@ T0=$(date +%s)
 { date -u; echo "tree $(cat .device/COMMIT)"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv; } | tee "$OUT/gpu.txt"
 mkdir -p "$OUT/logs"
-export SGEMM_TUNE_BINARY=$PWD/.device/sgemm-tune SGEMM_TUNE_SOURCE_DIR=$PWD
-# GpuPipeline.* in three shards and the tuned-BLAS-product test, side by side (correctness
-# only: nothing is timed for a figure while they run).
-for shard in 0 1 2; do
-  ( GTEST_TOTAL_SHARDS=3 GTEST_SHARD_INDEX=$shard timeout 180 .device/sgemm_tune_gpu_tests \
-      --gtest_filter='GpuPipeline.*' >"$OUT/logs/GpuPipeline-$shard.log" 2>&1
-    echo "GpuPipeline shard $shard exit $? after $(($(date +%s) - T0)) s" | tee -a "$OUT/gpu.txt" ) &
-done
-( timeout 180 .device/sgemm_tune_gpu_tests --gtest_filter=GpuBlas.ATunedBlasProductRunsOnTheKernelItWasTimedOn \
-    >"$OUT/logs/GpuBlas.log" 2>&1
-  echo "GpuBlas.ATunedBlasProduct... exit $? after $(($(date +%s) - T0)) s" | tee -a "$OUT/gpu.txt" ) &
-wait
-grep -hE "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]" "$OUT"/logs/Gpu*.log | tee -a "$OUT/gpu.txt"
 tune() {  # NAME SPACE SECONDS
   mkdir -p "$OUT/logs/tune-$1"
   timeout -s INT "$3" .device/sgemm-tune --space "$2" --db "$OUT/tune-$1.db" --top 3 \
@@ -41,7 +24,7 @@ tune() {  # NAME SPACE SECONDS
   python3 -c "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('PRAGMA wal_checkpoint(TRUNCATE)')" "$OUT/tune-$1.db"
 }
 tune A search_spaces/workload.json 100
-tune B bench/experiments/workload_edges.json 230
+tune B bench/experiments/workload_edges.json 300
 for v in A B; do
   echo "== $v: best per shape" | tee -a "$OUT/gpu.txt"
   grep -E "^[0-9]+x[0-9]+x[0-9]+.*cuBLAS" -A2 "$OUT/logs/tune-$v/tune.txt" | grep -vE "rank|^--" | cut -c1-120 | tee -a "$OUT/gpu.txt"
