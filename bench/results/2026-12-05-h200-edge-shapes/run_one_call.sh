@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The whole experiment in one call, for a session whose device time allows one machine
-# start only (session 36: five refused starts cost 666 of its 1800 s). A is session 33's
+# start only (session 36: refused starts cost 1,186 of its 1,800 s). A is session 33's
 # tuning of search_spaces/workload.json (2026-12-05-h200-realigned/call1/tune-main.db.gz,
 # template unchanged since, emit calls none of it stale), carried as .device/tune-A.db.gz;
 # B (bench/experiments/workload_edges.json) is tuned here, stopped at 200 s (SIGINT keeps
 # what was measured). A's program builds while B tunes (CPU only: nvcc); B's while the GPU
 # tests of the tuning pipeline run (nothing timed for a figure meanwhile). Then B's
 # self-test and the two headers in alternating order: seed 1 predicted, then measured
-# (the session had about 550 s of device time left). gpu.txt is written as it goes, so a call cut off at its limit still tells.
+# (the session had about 550 s of device time left). gpu.txt is written as it goes, so a
+# call cut off at its limit still tells.
 # Carry [".device"]: devbin.tgz (sgemm-tune, sgemm_tune_gpu_tests), tune-A.db.gz.
 set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
