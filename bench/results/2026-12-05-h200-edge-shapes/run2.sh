@@ -15,26 +15,19 @@
 set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
+source bench/results/2026-12-05-h200-edge-shapes/common.sh
 tar xzf .device/devbin.tgz -C .device
-T0=$(date +%s)
-{ date -u; echo "tree $(cat .device/COMMIT)"
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv; } | tee "$OUT/gpu.txt"
-mkdir -p "$OUT/logs"
+T0=$(date +%s) G=$OUT/gpu.txt L=$OUT/logs
+call_header
+mkdir -p "$L"
 V="A B"; [ -x .device/bench_shapes-C ] && V="A B C"
 R="B A"; [ -x .device/bench_shapes-C ] && R="C B A"
 for v in $V; do
-  .device/bench_shapes-$v --self-test --seed 1 --count 48 >"$OUT/logs/self-test-$v.txt" 2>&1
-  echo "self-test $v exit $?" | tee -a "$OUT/gpu.txt"
+  .device/bench_shapes-$v --self-test --seed 1 --count 48 >"$L/self-test-$v.txt" 2>&1
+  echo "self-test $v exit $?" | tee -a "$G"
 done
 for run in "1 predicted $V" "2 predicted $V" "1 predicted $R" "2 predicted $R" "1 measured $V"; do
-  set -- $run
-  seed=$1 dispatch=$2; shift 2
-  for v in "$@"; do
-    log=$OUT/logs/$v-seed$seed-$dispatch-$(date +%s).txt
-    timeout 90 .device/bench_shapes-$v --seed "$seed" --count 48 --dispatch "$dispatch" >"$log" 2>&1
-    echo "$v seed $seed $dispatch exit $? after $(($(date +%s) - T0)) s: $(grep '^geometric mean' "$log" | tr '\n' ' ')" | tee -a "$OUT/gpu.txt"
-    grep -E "^worst| named " "$log" | cut -c1-130 | tee -a "$OUT/gpu.txt"
-  done
+  bench_round $run
 done
-echo "done after $(($(date +%s) - T0)) s" | tee -a "$OUT/gpu.txt"
-tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$OUT/logs"
+echo "done after $(($(date +%s) - T0)) s" | tee -a "$G"
+tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$L"

@@ -1,0 +1,71 @@
+# The steps this folder's calls share, sourced by each after it has cd'd to the repository
+# root. The caller sets OUT (the device tool's), T0 (the call's start), G (the summary
+# file, printed and returned) and L (the log folder).
+
+# The call's first lines: when, which tree, which GPU at what clock.
+call_header() {
+  { date -u; echo "tree $(cat .device/COMMIT)"
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv; } | tee "$G"
+}
+
+# tune NAME SPACE SECONDS DB: this tree's sgemm-tune on SPACE into DB, stopped by SIGINT
+# after SECONDS (what was measured is kept, and the same command resumes it); its counts
+# and best tiles per shape into the summary, the database checkpointed so that it is one
+# file.
+tune() {
+  mkdir -p "$L/tune-$1"
+  timeout -s INT "$3" .device/sgemm-tune --space "$2" --db "$4" --top 3 \
+    >"$L/tune-$1/tune.txt" 2>"$L/tune-$1/tune.log"
+  echo "tune $1 ($2) exit $? after $(($(date +%s) - T0)) s" | tee -a "$G"
+  grep -E "^stage|elapsed" "$L/tune-$1/tune.log" | tail -2 | tee -a "$G"
+  grep -E "^(candidates|search|compile|wall):" "$L/tune-$1/tune.txt" | tee -a "$G"
+  echo "== $1: best per shape" | tee -a "$G"
+  grep -E "^[0-9]+x[0-9]+x[0-9]+.*cuBLAS" -A2 "$L/tune-$1/tune.txt" | grep -vE "rank|^--" | cut -c1-120 | tee -a "$G"
+  python3 -c "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('PRAGMA wal_checkpoint(TRUNCATE)')" "$4"
+}
+
+# build_program V: the header of build-edge-shapes/tune-V.db emitted, tools/bench_shapes
+# built on it (on the GPU machine: nvcc needs more memory for a header with its machine
+# code than the CPU machine has, session 33) and put at .device/bench_shapes-V.
+build_program() {
+  mkdir -p "build-edge-shapes/h$1"
+  { .device/sgemm-tune emit --db "build-edge-shapes/tune-$1.db" --out "build-edge-shapes/h$1/sgemm_tuned.h" &&
+    cmake -S tools/bench_shapes -B "build-edge-shapes/b$1" -G Ninja \
+      -DSGEMM_TUNED_HEADER="$PWD/build-edge-shapes/h$1/sgemm_tuned.h" -DCMAKE_CUDA_ARCHITECTURES=90 &&
+    cmake --build "build-edge-shapes/b$1" && cp "build-edge-shapes/b$1/bench_shapes" ".device/bench_shapes-$1"; } \
+    >"$L/build-$1.log" 2>&1
+  echo "build $1 exit $? after $(($(date +%s) - T0)) s: $(grep -h '^wrote' "$L/build-$1.log")" | tee -a "$G"
+}
+
+# pipeline_gpu_tests SECONDS: the GPU tests of the tuning pipeline, changed since their
+# last GPU run (a tuning compiles only the edge bodies its BLAS shapes run, session 34; the
+# staged search times BLAS shapes on its finalists only, taking their probes again,
+# session 35): GpuPipeline.* in three shards and the tuned-BLAS-product test, side by side,
+# each stopped after SECONDS. Correctness only: nothing is timed for a figure meanwhile.
+pipeline_gpu_tests() {
+  export SGEMM_TUNE_BINARY=$PWD/.device/sgemm-tune SGEMM_TUNE_SOURCE_DIR=$PWD
+  for shard in 0 1 2; do
+    ( GTEST_TOTAL_SHARDS=3 GTEST_SHARD_INDEX=$shard timeout "$1" .device/sgemm_tune_gpu_tests \
+        --gtest_filter='GpuPipeline.*' >"$L/GpuPipeline-$shard.log" 2>&1
+      echo "GpuPipeline shard $shard exit $? after $(($(date +%s) - T0)) s" | tee -a "$G" ) &
+  done
+  ( timeout "$1" .device/sgemm_tune_gpu_tests --gtest_filter=GpuBlas.ATunedBlasProductRunsOnTheKernelItWasTimedOn \
+      >"$L/GpuBlas.log" 2>&1
+    echo "GpuBlas.ATunedBlasProduct... exit $? after $(($(date +%s) - T0)) s" | tee -a "$G" ) &
+  wait
+  grep -hE "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]" "$L"/Gpu*.log | tee -a "$G"
+}
+
+# bench_round SEED DISPATCH V...: .device/bench_shapes-V for each V in turn, 48 random
+# problems of SEED with the predicted or measured dispatch, each stopped after
+# BENCH_SECONDS (90 unless set); its means, worst problem and named shapes into the summary.
+bench_round() {
+  local seed=$1 dispatch=$2 v log
+  shift 2
+  for v in "$@"; do
+    log=$L/$v-seed$seed-$dispatch-$(date +%s).txt
+    timeout "${BENCH_SECONDS:-90}" ".device/bench_shapes-$v" --seed "$seed" --count 48 --dispatch "$dispatch" >"$log" 2>&1
+    echo "$v seed $seed $dispatch exit $? after $(($(date +%s) - T0)) s: $(grep '^geometric mean' "$log" | tr '\n' ' ')" | tee -a "$G"
+    grep -E "^worst| named " "$log" | cut -c1-130 | tee -a "$G"
+  done
+}
