@@ -1,11 +1,13 @@
 // What the benchmark's two modes share: device buffers for operands at an offset, the
 // cuBLAS call of a problem, the error of a result against cuBLAS's, and timing in rounds of
-// back-to-back launches between two events.
+// back-to-back launches between two events (or, with --graphs, of one CUDA graph holding a
+// round's launches).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -60,11 +62,18 @@ class Buffer {
 
 inline cublasOperation_t cublas_op(Op o) { return o == Op::Trans ? CUBLAS_OP_T : CUBLAS_OP_N; }
 
-// The product of `c` by cuBLAS, through the column-major call --self-test checks.
-inline void cublas_sgemm(cublasHandle_t h, const BlasCall &c, const float *A, const float *B, float beta, float *C) {
+// The product of `c` by cuBLAS, through the column-major call --self-test checks, on the
+// handle's stream; its status.
+inline cublasStatus_t cublas_sgemm_status(cublasHandle_t h, const BlasCall &c, const float *A, const float *B,
+                                          float beta, float *C) {
   const ColumnMajorCall cm = column_major_call(c);
-  CHECK_CUBLAS(cublasSgemm(h, cublas_op(cm.op_first), cublas_op(cm.op_second), cm.m, cm.n, cm.k, &kAlpha,
-                           cm.swapped ? B : A, cm.ld_first, cm.swapped ? A : B, cm.ld_second, &beta, C, cm.ldc));
+  return cublasSgemm(h, cublas_op(cm.op_first), cublas_op(cm.op_second), cm.m, cm.n, cm.k, &kAlpha,
+                     cm.swapped ? B : A, cm.ld_first, cm.swapped ? A : B, cm.ld_second, &beta, C, cm.ldc);
+}
+
+// The same, ending the program where cuBLAS fails.
+inline void cublas_sgemm(cublasHandle_t h, const BlasCall &c, const float *A, const float *B, float beta, float *C) {
+  CHECK_CUBLAS(cublas_sgemm_status(h, c, A, B, beta, C));
 }
 
 
@@ -85,21 +94,30 @@ inline double relative_error(const BlasCall &c, const Buffer &got, const Buffer 
   return norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
 }
 
-// Milliseconds per launch over `launches` back-to-back launches between two events.
+// Milliseconds between two events on `stream` around what `enqueue` puts on it, waited for.
 template <typename F>
-double round_ms(F launch, int launches) {
+double events_ms(cudaStream_t stream, F enqueue) {
   cudaEvent_t start, stop;
   CHECK(cudaEventCreate(&start));
   CHECK(cudaEventCreate(&stop));
-  CHECK(cudaEventRecord(start));
-  for (int i = 0; i < launches; ++i) launch();
-  CHECK(cudaEventRecord(stop));
+  CHECK(cudaEventRecord(start, stream));
+  enqueue();
+  CHECK(cudaEventRecord(stop, stream));
   CHECK(cudaEventSynchronize(stop));
   float ms = 0;
   CHECK(cudaEventElapsedTime(&ms, start, stop));
   CHECK(cudaEventDestroy(start));
   CHECK(cudaEventDestroy(stop));
-  return ms / launches;
+  return ms;
+}
+
+// Milliseconds per launch over `launches` back-to-back launches on the legacy default stream.
+template <typename F>
+double round_ms(F launch, int launches) {
+  return events_ms(nullptr, [&] {
+           for (int i = 0; i < launches; ++i) launch();
+         }) /
+         launches;
 }
 
 inline int launches_for(double ms_per_launch) {
@@ -111,6 +129,63 @@ inline double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// A round of `launches` calls of `launch(stream)` captured into one CUDA graph and
+// instantiated; nullptr, with the first error in *error, where a call could not be captured
+// or returned an error (nothing is left captured: the capture is always ended).
+template <typename F>
+cudaGraphExec_t capture_round(F launch, int launches, cudaStream_t stream, cudaError_t *error) {
+  cudaGraph_t graph = nullptr;
+  cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
+  if (e == cudaSuccess) {
+    cudaError_t call = cudaSuccess;
+    for (int i = 0; i < launches && call == cudaSuccess; ++i) call = launch(stream);
+    e = cudaStreamEndCapture(stream, &graph);
+    if (e == cudaSuccess) e = call;
+  }
+  cudaGraphExec_t exec = nullptr;
+  if (e == cudaSuccess) e = cudaGraphInstantiate(&exec, graph, 0);
+  if (graph != nullptr) cudaGraphDestroy(graph);
+  cudaGetLastError();  // a failed capture leaves its error behind; it is reported through *error
+  *error = e;
+  return e == cudaSuccess ? exec : nullptr;
+}
+
+// Milliseconds per launch of one replay of `exec` (a round of `launches` calls) on `stream`.
+inline double graph_round_ms(cudaGraphExec_t exec, int launches, cudaStream_t stream) {
+  return events_ms(stream, [&] { CHECK(cudaGraphLaunch(exec, stream)); }) / launches;
+}
+
+// paired_medians_ms's rounds as CUDA graphs: each side's round is captured once (as many
+// calls as paired_medians_ms would launch) and replayed kRounds times in alternating order,
+// so that the host's time per call (cuBLAS's heuristics, the header's selection, the launch
+// itself) is out of the figure and the GPU's time remains; what a program that replays its
+// products in a graph sees. The calls run on `stream`, which must not be the legacy default
+// stream (it cannot be captured). NaNs, and the capture's error in *why, where a side could
+// not be captured.
+template <typename F, typename G>
+std::pair<double, double> paired_graph_medians_ms(F first, G second, cudaStream_t stream, std::string *why) {
+  const auto one_call_ms = [stream](auto launch) { return events_ms(stream, [&] { CHECK(launch(stream)); }); };
+  const int n1 = launches_for(one_call_ms(first)), n2 = launches_for(one_call_ms(second));
+  cudaError_t e1 = cudaSuccess, e2 = cudaSuccess;
+  cudaGraphExec_t g1 = capture_round(first, n1, stream, &e1);
+  cudaGraphExec_t g2 = capture_round(second, n2, stream, &e2);
+  std::pair<double, double> result{NAN, NAN};
+  if (g1 != nullptr && g2 != nullptr) {
+    std::vector<double> a, b;
+    for (int r = 0; r < kRounds; ++r) {
+      a.push_back(graph_round_ms(g1, n1, stream));
+      b.push_back(graph_round_ms(g2, n2, stream));
+    }
+    result = {median(a), median(b)};
+  } else {
+    *why = std::string("graph capture failed: ") + cudaGetErrorName(g1 == nullptr ? e1 : e2) +
+           (g1 == nullptr ? " (tuned side)" : " (cuBLAS side)");
+  }
+  if (g1 != nullptr) CHECK(cudaGraphExecDestroy(g1));
+  if (g2 != nullptr) CHECK(cudaGraphExecDestroy(g2));
+  return result;
 }
 
 // Median milliseconds per launch of two sides timed in alternating rounds, so that a drift of

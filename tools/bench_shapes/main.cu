@@ -15,6 +15,8 @@
 //   --verify-only    verify each problem (two calls per side: beta 0, then 0.5) and time nothing
 // and --beta B times the calls with beta = B (default 0; each timed call then reads C, which
 // starts as each side's verified beta = 0.5 result): what an epilogue that reads C costs;
+// --graphs times each side's round as one CUDA graph of its calls, captured once and replayed
+// (paired_graph_medians_ms): the GPU's time without the host's between calls;
 // --dispatch predicted|measured sets the header's sgemm_tune::Dispatch (default: what
 // SGEMM_TUNE_DISPATCH says, else predicted). Each problem's first call, the one that chooses
 // its kernel, is timed apart ("first ms": until the GPU is done with it), and "timed" says
@@ -43,9 +45,18 @@ namespace {
 
 using namespace bench_shapes;
 
-cudaError_t tuned_sgemm(const BlasCall &c, const float *A, const float *B, float beta, float *C) {
-  return sgemm_tuned(c.layout, c.op_a, c.op_b, c.M, c.N, c.K, kAlpha, A, c.lda, B, c.ldb, beta, C, c.ldc);
+cudaError_t tuned_sgemm(const BlasCall &c, const float *A, const float *B, float beta, float *C,
+                        cudaStream_t stream = 0) {
+  return sgemm_tuned(c.layout, c.op_a, c.op_b, c.M, c.N, c.K, kAlpha, A, c.lda, B, c.ldb, beta, C, c.ldc, stream);
 }
+
+// How the timed calls are timed: rounds of back-to-back calls from the host (the default:
+// what a program calling the product in a loop sees), or rounds replayed as CUDA graphs
+// (--graphs: the GPU's time alone) on `stream`.
+struct Timing {
+  bool graphs = false;
+  cudaStream_t stream = nullptr;
+};
 
 struct Outcome {
   double tuned_ms = NAN, cublas_ms = NAN;
@@ -56,12 +67,14 @@ struct Outcome {
   int candidates_timed = 0;   // kernels timed to choose the route (Route::timed)
   double first_ms = NAN;      // the first call, host and GPU, until the GPU is done with it
   double predicted_ms = NAN;  // the selection's predicted time (not for an exact match)
+  std::string timing_note;    // why the problem is not timed as asked (a graph that could not be captured)
   bool ok() const { return status == cudaSuccess && error_beta0 < kTolerance && error_beta < kTolerance; }
   bool timed() const { return std::isfinite(tuned_ms) && std::isfinite(cublas_ms); }
   double ratio() const { return cublas_ms / tuned_ms; }
 };
 
-Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_seed, bool timed, float timed_beta) {
+Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_seed, bool timed, float timed_beta,
+                    const Timing &timing) {
   const BlasCall &c = p.call;
   const Layout l = c.layout;
   const Buffer a(p.offset, c.a().extent(l, c.lda)), b(p.offset, c.b().extent(l, c.ldb));
@@ -109,6 +122,20 @@ Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_
 
   // With beta != 0 the timed calls read C and change it from call to call; with |beta| <= 1
   // it grows at most linearly with the calls, so it stays finite over the rounds.
+  if (timing.graphs) {
+    CHECK_CUBLAS(cublasSetStream(h, timing.stream));
+    const auto [tuned, reference] = paired_graph_medians_ms(
+        [&](cudaStream_t s) { return tuned_sgemm(c, A, B, timed_beta, C, s); },
+        [&](cudaStream_t) {
+          return cublas_sgemm_status(h, c, A, B, timed_beta, R) == CUBLAS_STATUS_SUCCESS ? cudaSuccess
+                                                                                         : cudaErrorUnknown;
+        },
+        timing.stream, &o.timing_note);
+    CHECK_CUBLAS(cublasSetStream(h, nullptr));
+    o.tuned_ms = tuned;
+    o.cublas_ms = reference;
+    return o;
+  }
   const auto [tuned, reference] = paired_medians_ms([&] { CHECK(tuned_sgemm(c, A, B, timed_beta, C)); },
                                                     [&] { cublas_sgemm(h, c, A, B, timed_beta, R); });
   o.tuned_ms = tuned;
@@ -158,7 +185,8 @@ bool parse_problem_numbers(const char *list, std::vector<bool> *only) {
 
 int usage() {
   std::fprintf(stderr, "usage: bench_shapes [--self-test | --sweep [--sweep-seconds T]] [--seed S] [--count N] "
-                       "[--only I,J,...] [--problems FILE] [--verify-only] [--beta B] [--dispatch predicted|measured]\n");
+                       "[--only I,J,...] [--problems FILE] [--verify-only] [--beta B] [--graphs] "
+                       "[--dispatch predicted|measured]\n");
   return 2;
 }
 
@@ -169,6 +197,7 @@ int main(int argc, char **argv) {
   uint64_t seed = 1;
   int count = 48;
   bool self_test = false, sweep = false, verify_only = false;
+  Timing timing;
   float timed_beta = 0.0f;
   std::vector<bool> only;  // only[i]: problem number i + 1 was named by --only (empty: all of them)
   double sweep_seconds = 300;
@@ -185,6 +214,10 @@ int main(int argc, char **argv) {
     }
     if (arg == "--verify-only") {
       verify_only = true;
+      continue;
+    }
+    if (arg == "--graphs") {
+      timing.graphs = true;
       continue;
     }
     if (i + 1 >= argc) return usage();
@@ -221,8 +254,13 @@ int main(int argc, char **argv) {
   }
   // The options that choose and time problems mean nothing to the host-side check and the
   // sweep: refused there rather than ignored.
-  if ((self_test || sweep) && (!only.empty() || verify_only || timed_beta != 0.0f)) {
-    std::fprintf(stderr, "bench_shapes: --only, --verify-only and --beta go with neither --self-test nor --sweep\n");
+  if ((self_test || sweep) && (!only.empty() || verify_only || timed_beta != 0.0f || timing.graphs)) {
+    std::fprintf(stderr,
+                 "bench_shapes: --only, --verify-only, --beta and --graphs go with neither --self-test nor --sweep\n");
+    return 2;
+  }
+  if (verify_only && timing.graphs) {
+    std::fprintf(stderr, "bench_shapes: --graphs says how to time, and --verify-only times nothing\n");
     return 2;
   }
   std::vector<Problem> problems;
@@ -249,6 +287,8 @@ int main(int argc, char **argv) {
   CHECK(cudaGetDeviceProperties(&prop, 0));
   cublasHandle_t cublas;
   CHECK_CUBLAS(cublasCreate(&cublas));
+  // A stream of its own for --graphs: the legacy default stream cannot be captured.
+  if (timing.graphs) CHECK(cudaStreamCreateWithFlags(&timing.stream, cudaStreamNonBlocking));
   std::printf("GPU: %s; seed %llu\n", prop.name, static_cast<unsigned long long>(seed));
   if (sweep) {
     const int failures = run_sweep(cublas, problems, seed, sweep_seconds);
@@ -261,9 +301,9 @@ int main(int argc, char **argv) {
                 "norms against cuBLAS, beta = 0 over NaN and beta = 0.5; alpha = %g\n",
                 kAlpha);
   else
-    std::printf("ratio = cuBLAS time / tuned time, timed at beta = %g; errors are relative Frobenius norms against "
-                "cuBLAS, beta = 0 over NaN and beta = 0.5; alpha = %g\n",
-                timed_beta, kAlpha);
+    std::printf("ratio = cuBLAS time / tuned time, timed at beta = %g%s; errors are relative Frobenius norms "
+                "against cuBLAS, beta = 0 over NaN and beta = 0.5; alpha = %g\n",
+                timed_beta, timing.graphs ? " in rounds replayed as CUDA graphs (GPU time only)" : "", kAlpha);
   std::printf("dispatch: %s\n", sgemm_tune::dispatch() == sgemm_tune::Dispatch::measured ? "measured" : "predicted");
   std::printf("%4s %-6s %-3s %2s %5s %5s %5s %5s %5s %5s %3s %10s %10s %7s %8s %8s %-4s %-16s %5s %10s %10s %5s\n",
               "#", "set", "lay", "op", "M", "N", "K", "lda", "ldb", "ldc", "off", "tuned ms", "cuBLAS ms", "ratio",
@@ -278,7 +318,7 @@ int main(int argc, char **argv) {
     }
     const Problem &p = problems[i];
     const BlasCall &c = p.call;
-    const Outcome o = run_problem(cublas, p, (seed << 20) ^ (i + 1) * 0x100, !verify_only, timed_beta);
+    const Outcome o = run_problem(cublas, p, (seed << 20) ^ (i + 1) * 0x100, !verify_only, timed_beta, timing);
     outcomes.push_back(o);
     (o.ok() ? passed : failed) += 1;
     std::printf("%4zu %-6s %-3s %c%c %5d %5d %5d %5d %5d %5d %3d %10.4f %10.4f %6.1f%% %8.1e %8.1e %-4s %-16s %5d %10.4f "
@@ -288,9 +328,11 @@ int main(int argc, char **argv) {
                 o.error_beta, o.ok() ? "ok" : "FAIL", o.path, o.splits, o.predicted_ms, o.first_ms,
                 o.candidates_timed);
     if (o.status != cudaSuccess) std::printf(" (sgemm_tuned returned %s)", cudaGetErrorName(o.status));
+    if (!o.timing_note.empty()) std::printf(" (%s)", o.timing_note.c_str());
     std::printf("\n");
   }
   CHECK_CUBLAS(cublasDestroy(cublas));
+  if (timing.stream != nullptr) CHECK(cudaStreamDestroy(timing.stream));
 
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
