@@ -8,6 +8,14 @@ call_header() {
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv; } | tee "$G"
 }
 
+# The start of a call whose binaries travel in .device/devbin.tgz: unpacks them, sets T0 and
+# G ($OUT/gpu.txt) and writes the header.
+call_start() {
+  tar xzf .device/devbin.tgz -C .device
+  T0=$(date +%s) G=$OUT/gpu.txt
+  call_header
+}
+
 # tune NAME SPACE SECONDS DB: this tree's sgemm-tune on SPACE into DB, stopped by SIGINT
 # after SECONDS (what was measured is kept, and the same command resumes it); its counts
 # and best tiles per shape into the summary, the database checkpointed so that it is one

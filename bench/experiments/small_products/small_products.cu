@@ -1,0 +1,340 @@
+// Where a small product's GPU time goes, on the edge kernel the header runs it on. Replayed as
+// CUDA graphs on the H100 (session 37, bench/results/2026-12-05-h100-edge-shapes, call 4),
+// small products took 2-5x cuBLAS's GPU time (80x1588x76: 8.4 us at best against 4.0). Three
+// modes, each timing rounds of 200 calls back to back from the host ("stream") and the same
+// 200 calls replayed as one CUDA graph ("graph"), median of 7 alternating rounds, us a call:
+//
+//   small_products pdl    whether programmatic dependent launch (PDL) shortens them: for
+//       each product (row-major, dense, aligned rows: the edge kernel's plain body) and tile,
+//         template  the template's own edge kernel (sgemm_double_buffered_edges), a plain launch;
+//         wait      the same body in a kernel that first waits on the grid before it
+//                   (griddepcontrol.wait) and lets the next grid launch (launch_dependents),
+//                   launched plainly: what the two instructions cost alone;
+//         pdl       that kernel launched with cudaLaunchAttributeProgrammaticStreamSerialization:
+//                   the next call's blocks may start while this one finishes, and wait there;
+//         cublas    cublasSgemm on the same operands.
+//       The calls run at beta = 0.5, so each reads the C the call before it wrote: a pdl launch
+//       that did not wait would race, and its C after a round is checked against the
+//       template's after the same calls from the same C (bit for bit: the same body).
+//       (Call 6 ran it as bench/experiments/pdl/pdl_rate.cu, which measured the same way.)
+//   small_products floor  the fixed cost of a call: one tile of the template's edge kernel
+//       (64 x 64 x 32, its fastest tile for those products) over K = 32 to 1024, at beta 0 and
+//       0.5, beside an empty kernel of the same block and shared memory (the launch alone) and
+//       cuBLAS on the same products: the time at K -> 0 less the empty kernel's is what the
+//       kernel costs before and after its main loop; the slope, a K step's cost.
+//   small_products stages  whether a deeper pipeline or a smaller tile shortens them: the
+//       template's edge kernel at 64 x 64 x 32 and 64 x 64 x 16 with 2, 3 and 4 stages, and at
+//       32 x 64 x 16, 32 x 64 x 32 and 32 x 32 x 32 (2 warps, 2 warps, 1 warp), on the products
+//       of the pdl mode and one wave of 64 x 64 tiles, at beta 0, beside cuBLAS. (The floor
+//       mode found each K step of a lone 64 x 64 x 32 tile with 2 stages costing about 1 us:
+//       the latency of the next stage's copies, which a deeper pipeline would overlap, or the
+//       step's own work at one warp per scheduler, which a smaller tile would cut.)
+//
+// Build (nvcc needs no GPU):
+//   nvcc -std=c++17 -O2 -arch=sm_90 -Ikernel_templates -Itools/bench_shapes \
+//        bench/experiments/small_products/small_products.cu -lcublas -o small_products
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bench_common.cuh"  // tools/bench_shapes: CHECK, fill, events_ms, median
+#include "sgemm_double_buffered.cuh"
+
+namespace k = sgemm_tune_kernels;
+using bench_shapes::events_ms;
+using bench_shapes::median;
+
+// The plain edge body behind a wait on the grid before it: nothing of A, B or C is touched
+// before the previous grid's writes are visible.
+template <SGEMM_TUNE_TILE_PARAMS>
+__global__ void __launch_bounds__(k::tile_threads(k::SgemmTile{SGEMM_TUNE_TILE_ARGS}))
+    pdl_edges(int M, int N, int K, float alpha, const float *__restrict__ A, int lda, const float *__restrict__ B,
+              int ldb, float beta, float *__restrict__ C, int ldc, int operands) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+  k::detail::edge_body<k::detail::kPlainEdges, k::kEdgeBodyPlain, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb,
+                                                                                      beta, C, ldc, operands);
+}
+
+// Nothing, with the edge kernel's parameters: a launch's own cost.
+__global__ void empty_kernel(int, int, int, float, const float *, int, const float *, int, float, float *, int, int) {}
+
+namespace {
+
+constexpr int kCalls = 200;  // a round: well inside the launch queue
+constexpr int kRounds = 7;
+constexpr float kAlpha = 0.75f, kBeta = 0.5f;
+
+struct Product {
+  int M, N, K;
+};
+
+struct Kernel {
+  const char *name;
+  const void *function;
+  k::SgemmTile tile;
+  bool pdl;
+};
+
+// A product's operands (dense row-major), random, and a spare C to start rounds from.
+struct Operands {
+  Operands(const Product &p, cudaStream_t stream)
+      : na(size_t(p.M) * p.K), nb(size_t(p.K) * p.N), nc(size_t(p.M) * p.N) {
+    CHECK(cudaMalloc(&A, na * sizeof(float)));
+    CHECK(cudaMalloc(&B, nb * sizeof(float)));
+    CHECK(cudaMalloc(&C0, nc * sizeof(float)));
+    CHECK(cudaMalloc(&C, nc * sizeof(float)));
+    fill<<<256, 256, 0, stream>>>(A, na, 1, 0.0f, true);
+    fill<<<256, 256, 0, stream>>>(B, nb, 2, 0.0f, true);
+    fill<<<256, 256, 0, stream>>>(C0, nc, 3, 0.0f, true);
+    CHECK(cudaMemcpyAsync(C, C0, nc * sizeof(float), cudaMemcpyDeviceToDevice, stream));
+    CHECK(cudaStreamSynchronize(stream));
+  }
+  ~Operands() {
+    cudaFree(A);
+    cudaFree(B);
+    cudaFree(C0);
+    cudaFree(C);
+  }
+  Operands(const Operands &) = delete;
+  Operands &operator=(const Operands &) = delete;
+  size_t na, nb, nc;
+  float *A = nullptr, *B = nullptr, *C0 = nullptr, *C = nullptr;
+};
+
+// One call of `kn` on the product (dense row-major: lda K, ldb N, ldc N).
+cudaError_t launch(const Kernel &kn, const Product &p, const Operands &o, cudaStream_t stream, float beta) {
+  int M = p.M, N = p.N, K = p.K, lda = p.K, ldb = p.N, ldc = p.N, operands = 0;
+  float alpha = kAlpha;
+  const float *A = o.A, *B = o.B;
+  float *C = o.C;
+  void *args[] = {&M, &N, &K, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc, &operands};
+  const k::SgemmLaunchPlan plan = k::tile_edges_launch_plan(kn.tile, M, N, 1);
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(plan.grid_x, plan.grid_y, plan.grid_z);
+  config.blockDim = dim3(static_cast<unsigned>(k::tile_threads(kn.tile)));
+  config.dynamicSmemBytes = static_cast<size_t>(k::tile_smem_bytes(kn.tile));
+  config.stream = stream;
+  config.attrs = kn.pdl ? &attribute : nullptr;
+  config.numAttrs = kn.pdl ? 1 : 0;
+  return cudaLaunchKernelExC(&config, kn.function, args);
+}
+
+// The same product by cuBLAS (on the handle's stream): row-major C = A B as the column-major
+// C^T = B^T A^T.
+cudaError_t cublas_call(cublasHandle_t h, const Product &p, const Operands &o, float beta) {
+  const float alpha = kAlpha;
+  return cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, p.N, p.M, p.K, &alpha, o.B, p.N, o.A, p.K, &beta, o.C, p.N) ==
+                 CUBLAS_STATUS_SUCCESS
+             ? cudaSuccess
+             : cudaErrorUnknown;
+}
+
+// Ways 0 .. ways - 1 of calling one product (call(w) enqueues one call on `stream`), timed in
+// alternating rounds: kCalls calls back to back from the host, then the same calls replayed
+// as one CUDA graph, captured once. The medians, us a call, {stream, graph} per way; a way
+// whose calls cannot be captured gets a graph time of NaN and a line saying why.
+template <typename Call>
+std::vector<std::pair<double, double>> time_ways(int ways, Call call, cudaStream_t stream, const char *label) {
+  std::vector<cudaGraphExec_t> graphs(ways, nullptr);
+  for (int w = 0; w < ways; ++w) {
+    CHECK(call(w));  // loads the kernel before the capture
+    CHECK(cudaStreamSynchronize(stream));
+    cudaGraph_t graph = nullptr;
+    CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    cudaError_t e = cudaSuccess;
+    for (int i = 0; i < kCalls && e == cudaSuccess; ++i) e = call(w);
+    const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+    if (e == cudaSuccess) e = ended;
+    if (e == cudaSuccess) e = cudaGraphInstantiate(&graphs[w], graph, 0);
+    if (graph != nullptr) CHECK(cudaGraphDestroy(graph));
+    if (e != cudaSuccess) {
+      std::printf("# %s way %d: no graph (%s)\n", label, w, cudaGetErrorName(e));
+      cudaGetLastError();
+      graphs[w] = nullptr;
+    }
+  }
+  std::vector<std::vector<double>> stream_us(ways), graph_us(ways);
+  for (int r = 0; r < kRounds; ++r)
+    for (int w = 0; w < ways; ++w) {
+      stream_us[w].push_back(1000.0 * events_ms(stream, [&] {
+                               for (int i = 0; i < kCalls; ++i) CHECK(call(w));
+                             }) /
+                             kCalls);
+      graph_us[w].push_back(graphs[w] == nullptr
+                                ? NAN
+                                : 1000.0 * events_ms(stream, [&] { CHECK(cudaGraphLaunch(graphs[w], stream)); }) /
+                                      kCalls);
+    }
+  std::vector<std::pair<double, double>> medians;
+  for (int w = 0; w < ways; ++w) {
+    medians.emplace_back(median(stream_us[w]), median(graph_us[w]));
+    if (graphs[w] != nullptr) CHECK(cudaGraphExecDestroy(graphs[w]));
+  }
+  return medians;
+}
+
+std::string describe(const Product &p) {
+  char label[32];
+  std::snprintf(label, sizeof label, "%dx%dx%d", p.M, p.N, p.K);
+  return label;
+}
+
+template <SGEMM_TUNE_TILE_PARAMS>
+void add_tile(std::vector<Kernel> *ways, const char *name) {
+  const k::SgemmTile t{SGEMM_TUNE_TILE_ARGS};
+  const void *plain = reinterpret_cast<const void *>(&k::sgemm_double_buffered_edges<SGEMM_TUNE_TILE_ARGS>);
+  const void *waits = reinterpret_cast<const void *>(&pdl_edges<SGEMM_TUNE_TILE_ARGS>);
+  for (const void *f : {plain, waits})
+    CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, k::tile_smem_bytes(t)));
+  ways->push_back({name, plain, t, false});
+  ways->push_back({name, waits, t, false});
+  ways->push_back({name, waits, t, true});
+}
+
+// The mode pdl (see the top of the file); the number of C's that differ from the template's.
+int run_pdl(cublasHandle_t h, cudaStream_t stream) {
+  std::vector<Kernel> kernels;
+  add_tile<64, 64, 32, 32, 32, 1, 8, 4, 2, 1, 1>(&kernels, "64x64x32 w32x32");
+  add_tile<32, 64, 16, 32, 64, 2, 4, 4, 3, 0, 1>(&kernels, "32x64x16 w32x64");
+  add_tile<64, 128, 32, 32, 128, 2, 8, 4, 2, 0, 1>(&kernels, "64x128x32 w32x128");
+  const char *way_names[] = {"template", "wait", "pdl"};
+  const Product products[] = {{80, 1588, 76}, {248, 76, 72}, {256, 256, 256}, {128, 128, 128},
+                              {512, 512, 512}, {1000, 1000, 1000}};
+  int failures = 0;
+  std::printf("%-16s %-18s %-8s %9s %9s %s\n", "product", "tile", "way", "stream", "graph", "C after a round");
+  for (const Product &p : products) {
+    const Operands o(p, stream);
+    const std::string label = describe(p);
+    const int ways = static_cast<int>(kernels.size()) + 1;  // every kernel's, then cuBLAS
+    const auto call = [&](int w) {
+      return w < ways - 1 ? launch(kernels[w], p, o, stream, kBeta) : cublas_call(h, p, o, kBeta);
+    };
+    const auto times = time_ways(ways, call, stream, label.c_str());
+    // Each kernel's C after one round of calls from the same C, against the template's of
+    // its tile: the same body, so the same bits, unless a call read C before the previous
+    // one had written it.
+    std::vector<float> reference(o.nc), got(o.nc);
+    for (int w = 0; w < ways; ++w) {
+      CHECK(cudaMemcpyAsync(o.C, o.C0, o.nc * sizeof(float), cudaMemcpyDeviceToDevice, stream));
+      for (int i = 0; i < kCalls; ++i) CHECK(call(w));
+      CHECK(cudaStreamSynchronize(stream));
+      CHECK(cudaMemcpy(got.data(), o.C, o.nc * sizeof(float), cudaMemcpyDeviceToHost));
+      const bool first_of_tile = w < ways - 1 && w % 3 == 0;
+      if (first_of_tile) reference = got;
+      const char *check = "";
+      if (w < ways - 1 && !first_of_tile) {
+        const bool same = std::memcmp(reference.data(), got.data(), o.nc * sizeof(float)) == 0;
+        failures += !same;
+        check = same ? "same bits as template" : "DIFFERS from template";
+      }
+      std::printf("%-16s %-18s %-8s %9.2f %9.2f %s\n", label.c_str(), w < ways - 1 ? kernels[w].name : "-",
+                  w < ways - 1 ? way_names[w % 3] : "cublas", times[w].first, times[w].second, check);
+    }
+  }
+  std::printf("%d differences\n", failures);
+  return failures;
+}
+
+// The mode floor (see the top of the file).
+void run_floor(cublasHandle_t h, cudaStream_t stream) {
+  std::vector<Kernel> tile;
+  add_tile<64, 64, 32, 32, 32, 1, 8, 4, 2, 1, 1>(&tile, "64x64x32 w32x32");
+  const Kernel edge = tile[0];  // the template's own kernel, a plain launch
+  const Kernel empty{"empty", reinterpret_cast<const void *>(&empty_kernel), edge.tile, false};
+  CHECK(cudaFuncSetAttribute(empty.function, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             k::tile_smem_bytes(edge.tile)));
+  const char *way_names[] = {"edge beta 0", "edge beta 0.5", "empty", "cublas beta 0", "cublas beta 0.5"};
+  std::printf("%-16s %6s %-16s %9s %9s\n", "product", "tiles", "way", "stream", "graph");
+  for (const int tiles_m : {1, 12})  // one tile; 12 x 11 = 132 tiles, a wave of the H100's SMs
+    for (const int K : {32, 64, 128, 256, 512, 1024}) {
+      const Product p{64 * tiles_m, 64 * (tiles_m == 1 ? 1 : 11), K};
+      const Operands o(p, stream);
+      const auto call = [&](int w) {
+        switch (w) {
+          case 0: return launch(edge, p, o, stream, 0.0f);
+          case 1: return launch(edge, p, o, stream, kBeta);
+          case 2: return launch(empty, p, o, stream, 0.0f);
+          case 3: return cublas_call(h, p, o, 0.0f);
+          default: return cublas_call(h, p, o, kBeta);
+        }
+      };
+      const std::string label = describe(p);
+      const auto times = time_ways(5, call, stream, label.c_str());
+      for (int w = 0; w < 5; ++w)
+        std::printf("%-16s %6d %-16s %9.2f %9.2f\n", label.c_str(), tiles_m == 1 ? 1 : 132, way_names[w],
+                    times[w].first, times[w].second);
+    }
+}
+
+// The mode stages (see the top of the file).
+void run_stages(cublasHandle_t h, cudaStream_t stream) {
+  std::vector<Kernel> all, kernels;
+  add_tile<64, 64, 32, 32, 32, 1, 8, 4, 2, 1, 1>(&all, "64x64x32 s2");
+  add_tile<64, 64, 32, 32, 32, 1, 8, 4, 3, 1, 1>(&all, "64x64x32 s3");
+  add_tile<64, 64, 32, 32, 32, 1, 8, 4, 4, 1, 1>(&all, "64x64x32 s4");
+  add_tile<64, 64, 16, 32, 32, 1, 8, 4, 2, 1, 1>(&all, "64x64x16 s2");
+  add_tile<64, 64, 16, 32, 32, 1, 8, 4, 4, 1, 1>(&all, "64x64x16 s4");
+  add_tile<32, 64, 16, 32, 64, 2, 4, 4, 3, 0, 1>(&all, "32x64x16 s3");
+  add_tile<32, 64, 16, 32, 64, 2, 4, 4, 4, 0, 1>(&all, "32x64x16 s4");
+  add_tile<32, 64, 32, 32, 64, 2, 4, 4, 2, 0, 1>(&all, "32x64x32 s2");
+  add_tile<32, 32, 32, 32, 32, 1, 8, 4, 2, 1, 1>(&all, "32x32x32 s2");
+  for (size_t i = 0; i < all.size(); i += 3) kernels.push_back(all[i]);  // each tile's own kernel, plain
+  const Product products[] = {{80, 1588, 76}, {248, 76, 72},   {256, 256, 256},  {128, 128, 128},
+                              {512, 512, 512}, {768, 704, 128}, {768, 704, 512}, {1000, 1000, 1000}};
+  std::printf("%-16s %-14s %9s %9s\n", "product", "tile", "stream", "graph");
+  for (const Product &p : products) {
+    const Operands o(p, stream);
+    const int ways = static_cast<int>(kernels.size()) + 1;
+    const auto call = [&](int w) {
+      return w < ways - 1 ? launch(kernels[w], p, o, stream, 0.0f) : cublas_call(h, p, o, 0.0f);
+    };
+    const std::string label = describe(p);
+    const auto times = time_ways(ways, call, stream, label.c_str());
+    for (int w = 0; w < ways; ++w)
+      std::printf("%-16s %-14s %9.2f %9.2f\n", label.c_str(), w < ways - 1 ? kernels[w].name : "cublas",
+                  times[w].first, times[w].second);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  const std::string mode = argc == 2 ? argv[1] : "";
+  if (mode != "pdl" && mode != "floor" && mode != "stages") {
+    std::fprintf(stderr, "usage: small_products pdl|floor|stages\n");
+    return 2;
+  }
+  int device = 0;
+  CHECK(cudaGetDevice(&device));
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, device));
+  std::printf("GPU: %s; %s; %d calls a round, median of %d rounds; us per call\n", prop.name, argv[1], kCalls,
+              kRounds);
+  cublasHandle_t h;
+  CHECK_CUBLAS(cublasCreate(&h));
+  cudaStream_t stream;
+  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  CHECK_CUBLAS(cublasSetStream(h, stream));
+  int failures = 0;
+  if (mode == "pdl")
+    failures = run_pdl(h, stream);
+  else if (mode == "floor")
+    run_floor(h, stream);
+  else
+    run_stages(h, stream);
+  CHECK(cudaStreamDestroy(stream));
+  CHECK_CUBLAS(cublasDestroy(h));
+  return failures ? 1 : 0;
+}
