@@ -12,8 +12,8 @@
 # this long, into $OUT/sweep.csv: bench_shapes --sweep), DISPATCH (predicted, the default,
 # or measured: the header's sgemm_tune::Dispatch for the benchmark), PROBLEMS (a problem list,
 # bench_shapes --problems, in place of the random, suite and named sets), GRAPHS (1: time
-# each side's rounds replayed as CUDA graphs, bench_shapes --graphs: GPU time without the
-# host's time per call). Exit status: the
+# each side's rounds, and the sweep's choices, replayed as CUDA graphs, bench_shapes
+# --graphs: GPU time without the host's time per call). Exit status: the
 # benchmark's (1 if any problem failed, 2 a CUDA error), else 1 naming the step that failed.
 set -uo pipefail
 : "${OUT:?set OUT to the folder for logs}"
@@ -22,7 +22,7 @@ OUT=$(realpath -m "$OUT")
 [[ -n "${DB:-}" ]] && DB=$(realpath -m "$DB")
 problems=()
 [[ -n "${PROBLEMS:-}" ]] && problems=(--problems "$(realpath -m "$PROBLEMS")")
-timing=()  # the benchmark's only: --self-test and --sweep refuse it
+timing=()  # the benchmark's and the sweep's: --self-test refuses it
 [[ "${GRAPHS:-0}" == 1 ]] && timing=(--graphs)
 cd "$(dirname "$0")/.."
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
@@ -66,7 +66,7 @@ rm -rf "$work/build"
 "$work/build/bench_shapes" --seed "$SEED" --count "$COUNT" --dispatch "$DISPATCH" "${problems[@]}" "${timing[@]}" 2>&1 | tee -a "$OUT/shapes.txt"
 rc=${PIPESTATUS[0]}
 if [[ -n "${SWEEP_SECONDS:-}" ]]; then
-  "$work/build/bench_shapes" --sweep --sweep-seconds "$SWEEP_SECONDS" --seed "$SEED" --count "$COUNT" "${problems[@]}" \
+  "$work/build/bench_shapes" --sweep --sweep-seconds "$SWEEP_SECONDS" --seed "$SEED" --count "$COUNT" "${problems[@]}" "${timing[@]}" \
     >"$OUT/sweep.csv" 2>&1
   sweep_rc=$?
   echo "sweep exit $sweep_rc: $(grep -c '^choice,' "$OUT/sweep.csv") choices; $(tail -1 "$OUT/sweep.csv")" | tee -a "$OUT/shapes.txt"

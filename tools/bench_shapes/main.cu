@@ -6,8 +6,8 @@
 // geometric means of cuBLAS time / tuned time and the worst problem; exit 1 if any failed.
 //   bench_shapes [--seed S] [--count N]   (default seed 1, 48 random problems; needs a GPU)
 //   bench_shapes --self-test [--seed S] [--count N]   the cuBLAS mapping and the problem set, no GPU
-//   bench_shapes --sweep [--seed S] [--count N] [--sweep-seconds T]   every kernel the selection
-//       could pick for each problem, verified and timed, as CSV (sweep.cuh)
+//   bench_shapes --sweep [--seed S] [--count N] [--sweep-seconds T] [--graphs]   every kernel the
+//       selection could pick for each problem, verified and timed, as CSV (sweep.cuh)
 // and, to look at a few problems under a profiler (ncu),
 //   --only I,J,...   run only these problems, by their numbers in the full set's table
 //   --problems FILE  the problems of FILE (read_problem_list in problems.h) in place of the
@@ -16,7 +16,8 @@
 // and --beta B times the calls with beta = B (default 0; each timed call then reads C, which
 // starts as each side's verified beta = 0.5 result): what an epilogue that reads C costs;
 // --graphs times each side's round as one CUDA graph of its calls, captured once and replayed
-// (paired_graph_medians_ms): the GPU's time without the host's between calls;
+// (paired_graph_medians_ms): the GPU's time without the host's between calls (the sweep's
+// choices too);
 // --dispatch predicted|measured sets the header's sgemm_tune::Dispatch (default: what
 // SGEMM_TUNE_DISPATCH says, else predicted). Each problem's first call, the one that chooses
 // its kernel, is timed apart ("first ms": until the GPU is done with it), and "timed" says
@@ -254,9 +255,12 @@ int main(int argc, char **argv) {
   }
   // The options that choose and time problems mean nothing to the host-side check and the
   // sweep: refused there rather than ignored.
-  if ((self_test || sweep) && (!only.empty() || verify_only || timed_beta != 0.0f || timing.graphs)) {
-    std::fprintf(stderr,
-                 "bench_shapes: --only, --verify-only, --beta and --graphs go with neither --self-test nor --sweep\n");
+  if ((self_test || sweep) && (!only.empty() || verify_only || timed_beta != 0.0f)) {
+    std::fprintf(stderr, "bench_shapes: --only, --verify-only and --beta go with neither --self-test nor --sweep\n");
+    return 2;
+  }
+  if (self_test && timing.graphs) {
+    std::fprintf(stderr, "bench_shapes: --graphs says how to time, and --self-test times nothing\n");
     return 2;
   }
   if (verify_only && timing.graphs) {
@@ -291,7 +295,8 @@ int main(int argc, char **argv) {
   if (timing.graphs) CHECK(cudaStreamCreateWithFlags(&timing.stream, cudaStreamNonBlocking));
   std::printf("GPU: %s; seed %llu\n", prop.name, static_cast<unsigned long long>(seed));
   if (sweep) {
-    const int failures = run_sweep(cublas, problems, seed, sweep_seconds);
+    const int failures = run_sweep(cublas, problems, seed, sweep_seconds, timing.stream);
+    if (timing.stream != nullptr) CHECK(cudaStreamDestroy(timing.stream));
     CHECK_CUBLAS(cublasDestroy(cublas));
     return failures ? 1 : 0;
   }

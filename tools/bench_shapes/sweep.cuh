@@ -7,7 +7,11 @@
 // (beta = 0 over a NaN-filled C, against cuBLAS) before it is timed. One CSV line per
 // (problem, choice), naming what sgemm_tuned itself chose, so that a selection rule can be
 // judged offline against the best any entry reaches (the oracle), with no GPU.
-//   bench_shapes --sweep [--seed S] [--count N] [--sweep-seconds T]
+//   bench_shapes --sweep [--seed S] [--count N] [--sweep-seconds T] [--graphs]
+// With --graphs each choice (and cuBLAS) is timed as CUDA graphs of its calls, captured once
+// and replayed (paired_graph_medians_ms's way): the GPU's time without the host's time per
+// call, which back to back is most of a small product's (bench/NOTES.md, session 37); a
+// choice that cannot be captured gets no time. The CSV says which ("# timing,graphs").
 // Included by main.cu after the generated header.
 #pragma once
 
@@ -54,12 +58,24 @@ inline double device_relative_error(const BlasCall &c, const float *got, const f
   return h[1] > 0 ? std::sqrt(h[0] / h[1]) : std::sqrt(h[0]);
 }
 
-// Median milliseconds per launch over three rounds.
+// Median milliseconds per launch over three rounds of `launch(stream)`: back to back from the
+// host on the legacy default stream where `graph_stream` is null, else replays of one CUDA
+// graph of a round's calls captured on `graph_stream` (NaN where they cannot be captured).
 template <typename F>
-double sweep_ms(F launch) {
-  const int n = launches_for(round_ms(launch, 1));
+double sweep_ms(F launch, cudaStream_t graph_stream) {
   std::vector<double> v;
-  for (int r = 0; r < 3; ++r) v.push_back(round_ms(launch, n));
+  if (graph_stream == nullptr) {
+    const auto call = [&] { CHECK(launch(cudaStream_t{})); };
+    const int n = launches_for(round_ms(call, 1));
+    for (int r = 0; r < 3; ++r) v.push_back(round_ms(call, n));
+    return median(v);
+  }
+  const int n = launches_for(events_ms(graph_stream, [&] { CHECK(launch(graph_stream)); }));
+  cudaError_t error = cudaSuccess;
+  const cudaGraphExec_t exec = capture_round(launch, n, graph_stream, &error);
+  if (exec == nullptr) return NAN;
+  for (int r = 0; r < 3; ++r) v.push_back(graph_round_ms(exec, n, graph_stream));
+  CHECK(cudaGraphExecDestroy(exec));
   return median(v);
 }
 
@@ -87,8 +103,10 @@ constexpr double kLongMs = 0.5;
 constexpr int kLongSplits = 4;
 constexpr double kLongPredicted = 3.0;
 
-// Returns the number of choices that failed verification.
-inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uint64_t seed, double budget_seconds) {
+// Returns the number of choices that failed verification. `graph_stream`: null to time back
+// to back, else the stream (not the legacy default one) to capture and replay graphs on.
+inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uint64_t seed, double budget_seconds,
+                     cudaStream_t graph_stream = nullptr) {
   namespace rt = sgemm_tune_runtime;
   namespace k = sgemm_tune_kernels;
   int device = 0;
@@ -113,6 +131,11 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
                 s.blas_product ? 1 : 0, s.blas_ops);
   }
   std::printf("# sms,%d\n", sms);
+  std::printf("# timing,%s\n", graph_stream != nullptr ? "graphs" : "stream");
+  if (graph_stream != nullptr) CHECK_CUBLAS(cublasSetStream(h, graph_stream));
+  const auto cublas_status = [&](const BlasCall &c, const float *A, const float *B, float *R) {
+    return cublas_sgemm_status(h, c, A, B, 0.0f, R) == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
+  };
   std::printf("choice,problem,set,layout,ops,M,N,K,lda,ldb,ldc,offset,cublas_ms,chosen_entry,chosen_kernel,"
               "chosen_splits,entry,kernel,splits,predicted_ms,ms,error\n");
   double *sums = nullptr;
@@ -141,7 +164,7 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
     float *C = out.operand(), *R = ref.operand();
     cublas_sgemm(h, c, A, B, 0.0f, R);
     CHECK(cudaDeviceSynchronize());
-    const double cublas_ms = sweep_ms([&] { cublas_sgemm(h, c, A, B, 0.0f, R); });
+    const double cublas_ms = sweep_ms([&](cudaStream_t) { return cublas_status(c, A, B, R); }, graph_stream);
     const k::RowMajorGemm g =
         k::to_row_major(c.layout, c.op_a, c.op_b, c.M, c.N, c.K, kAlpha, A, c.lda, B, c.ldb, 0.0f, C, c.ldc);
     if (k::check_gemm(g) != k::GemmCheck::run) continue;
@@ -186,7 +209,11 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
       CHECK(cudaDeviceSynchronize());
       if (status == cudaSuccess) error = device_relative_error(c, C, R, sums);
       if (status == cudaSuccess && error < kTolerance) {
-        ms = sweep_ms([&] { CHECK(rt::launch_route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, r, g, 0)); });
+        ms = sweep_ms(
+            [&](cudaStream_t s) {
+              return rt::launch_route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, r, g, s);
+            },
+            graph_stream);
         ++timed;
       } else {
         ++failures;
@@ -200,6 +227,7 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
     }
   }
   CHECK(cudaFree(sums));
+  if (graph_stream != nullptr) CHECK_CUBLAS(cublasSetStream(h, nullptr));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("# %d choices timed, %d failed verification, %.0f s\n", timed, failures, seconds);
   return failures;

@@ -165,6 +165,9 @@ int main(int argc, char **argv) {
   std::vector<k::TunedShape> entries;
   std::map<int, Problem> problems;
   int sms = 132;
+  // How the sweep timed (bench_shapes --sweep writes "# timing,stream" or "# timing,graphs";
+  // sweeps before session 37 say nothing and timed back to back).
+  std::string timing = "stream";
   std::string line;
   int line_number = 0;
   // A sweep taken before the edge kernel had the tail split holds no timing of it: the replay
@@ -176,6 +179,7 @@ int main(int argc, char **argv) {
     const std::string where = std::string(argv[1]) + ":" + std::to_string(line_number);
     const std::vector<std::string> f = split_csv(line);
     if (f.size() == 2 && f[0] == "# sms") sms = int_field(f[1], where, 1);
+    if (f.size() == 2 && f[0] == "# timing") timing = f[1];
     if (f.empty() || (f[0] != "entry" && f[0] != "choice") || (f.size() > 1 && (f[1] == "M" || f[1] == "problem")))
       continue;
     if (f[0] == "entry") {
@@ -316,6 +320,8 @@ int main(int argc, char **argv) {
   std::printf("%zu problems, %zu entries, %d SMs; the choice made now was swept for %zu (%d not swept); it agrees with "
               "the header's on the GPU for %d\n",
               problems.size(), entries.size(), sms, problems.size() - unswept, unswept, agree);
+  if (timing == "graphs")
+    std::printf("timed as CUDA graphs (bench_shapes --sweep --graphs): the GPU's time, without the host's per call\n");
   bool below = false;
   for (const auto &[set, ratios] : oracle_ratio) {
     const std::vector<double> &mine = chosen_ratio[set];
