@@ -79,6 +79,12 @@ TEST(ExampleBuild, ShapesBenchmarkBuildsAndChecksItsCublasMapping) {
     const testing::CommandOutput refused = testing::run_command(program + bad);
     EXPECT_EQ(refused.exit_code, 2) << bad << "\n" << refused.text;
   }
+  // Graph timing where nothing is timed is refused by name, not by the missing GPU (which
+  // also exits 2 here).
+  for (const char *bad : {" --verify-only --graphs", " --graphs --self-test"}) {
+    const testing::CommandOutput refused = testing::run_command(program + bad);
+    EXPECT_NE(refused.text.find("--graphs says how to time"), std::string::npos) << bad << "\n" << refused.text;
+  }
   // A problem list (--problems) in place of the generated sets: read and described by the
   // host-side check; each malformed line refused, naming the file and the line.
   const auto write = [&dir](const char *name, const char *text) {

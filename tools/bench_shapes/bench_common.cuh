@@ -132,24 +132,31 @@ inline double median(std::vector<double> v) {
 }
 
 // A round of `launches` calls of `launch(stream)` captured into one CUDA graph and
-// instantiated; nullptr, with the first error in *error, where a call could not be captured
-// or returned an error (nothing is left captured: the capture is always ended).
+// instantiated; nullptr where that failed, with *why saying at which step and with what
+// error: a call's own error first (the capture it broke then reports only that it was
+// invalidated). Nothing is left captured: the capture is always ended.
 template <typename F>
-cudaGraphExec_t capture_round(F launch, int launches, cudaStream_t stream, cudaError_t *error) {
+cudaGraphExec_t capture_round(F launch, int launches, cudaStream_t stream, std::string *why) {
   cudaGraph_t graph = nullptr;
   cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
+  const char *step = "beginning the capture";
   if (e == cudaSuccess) {
     cudaError_t call = cudaSuccess;
     for (int i = 0; i < launches && call == cudaSuccess; ++i) call = launch(stream);
-    e = cudaStreamEndCapture(stream, &graph);
-    if (e == cudaSuccess) e = call;
+    const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+    e = call != cudaSuccess ? call : ended;
+    step = call != cudaSuccess ? "a call under capture" : "ending the capture";
   }
   cudaGraphExec_t exec = nullptr;
-  if (e == cudaSuccess) e = cudaGraphInstantiate(&exec, graph, 0);
+  if (e == cudaSuccess) {
+    e = cudaGraphInstantiate(&exec, graph, 0);
+    step = "instantiating the graph";
+  }
   if (graph != nullptr) cudaGraphDestroy(graph);
-  cudaGetLastError();  // a failed capture leaves its error behind; it is reported through *error
-  *error = e;
-  return e == cudaSuccess ? exec : nullptr;
+  if (e == cudaSuccess) return exec;
+  cudaGetLastError();  // the failure's own error, reported through *why, not left for the next check
+  *why = std::string("no graph: ") + step + " returned " + cudaGetErrorName(e);
+  return nullptr;
 }
 
 // Milliseconds per launch of one replay of `exec` (a round of `launches` calls) on `stream`.
@@ -162,15 +169,15 @@ inline double graph_round_ms(cudaGraphExec_t exec, int launches, cudaStream_t st
 // so that the host's time per call (cuBLAS's heuristics, the header's selection, the launch
 // itself) is out of the figure and the GPU's time remains; what a program that replays its
 // products in a graph sees. The calls run on `stream`, which must not be the legacy default
-// stream (it cannot be captured). NaNs, and the capture's error in *why, where a side could
+// stream (it cannot be captured). NaNs, and which side and why in *why, where a side could
 // not be captured.
 template <typename F, typename G>
 std::pair<double, double> paired_graph_medians_ms(F first, G second, cudaStream_t stream, std::string *why) {
   const auto one_call_ms = [stream](auto launch) { return events_ms(stream, [&] { CHECK(launch(stream)); }); };
   const int n1 = launches_for(one_call_ms(first)), n2 = launches_for(one_call_ms(second));
-  cudaError_t e1 = cudaSuccess, e2 = cudaSuccess;
-  cudaGraphExec_t g1 = capture_round(first, n1, stream, &e1);
-  cudaGraphExec_t g2 = capture_round(second, n2, stream, &e2);
+  std::string why1, why2;
+  cudaGraphExec_t g1 = capture_round(first, n1, stream, &why1);
+  cudaGraphExec_t g2 = capture_round(second, n2, stream, &why2);
   std::pair<double, double> result{NAN, NAN};
   if (g1 != nullptr && g2 != nullptr) {
     std::vector<double> a, b;
@@ -180,8 +187,7 @@ std::pair<double, double> paired_graph_medians_ms(F first, G second, cudaStream_
     }
     result = {median(a), median(b)};
   } else {
-    *why = std::string("graph capture failed: ") + cudaGetErrorName(g1 == nullptr ? e1 : e2) +
-           (g1 == nullptr ? " (tuned side)" : " (cuBLAS side)");
+    *why = g1 == nullptr ? "tuned side, " + why1 : "cuBLAS side, " + why2;
   }
   if (g1 != nullptr) CHECK(cudaGraphExecDestroy(g1));
   if (g2 != nullptr) CHECK(cudaGraphExecDestroy(g2));

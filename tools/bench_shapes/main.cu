@@ -125,14 +125,18 @@ Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_
   // it grows at most linearly with the calls, so it stays finite over the rounds.
   if (timing.graphs) {
     CHECK_CUBLAS(cublasSetStream(h, timing.stream));
+    cublasStatus_t cublas_failed = CUBLAS_STATUS_SUCCESS;
     const auto [tuned, reference] = paired_graph_medians_ms(
         [&](cudaStream_t s) { return tuned_sgemm(c, A, B, timed_beta, C, s); },
         [&](cudaStream_t) {
-          return cublas_sgemm_status(h, c, A, B, timed_beta, R) == CUBLAS_STATUS_SUCCESS ? cudaSuccess
-                                                                                         : cudaErrorUnknown;
+          const cublasStatus_t st = cublas_sgemm_status(h, c, A, B, timed_beta, R);
+          if (st != CUBLAS_STATUS_SUCCESS) cublas_failed = st;
+          return st == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
         },
         timing.stream, &o.timing_note);
     CHECK_CUBLAS(cublasSetStream(h, nullptr));
+    if (cublas_failed != CUBLAS_STATUS_SUCCESS)
+      o.timing_note += " (cuBLAS status " + std::to_string(int(cublas_failed)) + ")";
     o.tuned_ms = tuned;
     o.cublas_ms = reference;
     return o;

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <string>
 #include <vector>
 
 #include "bench_common.cuh"
@@ -60,9 +61,10 @@ inline double device_relative_error(const BlasCall &c, const float *got, const f
 
 // Median milliseconds per launch over three rounds of `launch(stream)`: back to back from the
 // host on the legacy default stream where `graph_stream` is null, else replays of one CUDA
-// graph of a round's calls captured on `graph_stream` (NaN where they cannot be captured).
+// graph of a round's calls captured on `graph_stream` (NaN where they cannot be captured,
+// and *why says why).
 template <typename F>
-double sweep_ms(F launch, cudaStream_t graph_stream) {
+double sweep_ms(F launch, cudaStream_t graph_stream, std::string *why) {
   std::vector<double> v;
   if (graph_stream == nullptr) {
     const auto call = [&] { CHECK(launch(cudaStream_t{})); };
@@ -71,8 +73,7 @@ double sweep_ms(F launch, cudaStream_t graph_stream) {
     return median(v);
   }
   const int n = launches_for(events_ms(graph_stream, [&] { CHECK(launch(graph_stream)); }));
-  cudaError_t error = cudaSuccess;
-  const cudaGraphExec_t exec = capture_round(launch, n, graph_stream, &error);
+  const cudaGraphExec_t exec = capture_round(launch, n, graph_stream, why);
   if (exec == nullptr) return NAN;
   for (int r = 0; r < 3; ++r) v.push_back(graph_round_ms(exec, n, graph_stream));
   CHECK(cudaGraphExecDestroy(exec));
@@ -132,10 +133,6 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
   }
   std::printf("# sms,%d\n", sms);
   std::printf("# timing,%s\n", graph_stream != nullptr ? "graphs" : "stream");
-  if (graph_stream != nullptr) CHECK_CUBLAS(cublasSetStream(h, graph_stream));
-  const auto cublas_status = [&](const BlasCall &c, const float *A, const float *B, float *R) {
-    return cublas_sgemm_status(h, c, A, B, 0.0f, R) == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
-  };
   std::printf("choice,problem,set,layout,ops,M,N,K,lda,ldb,ldc,offset,cublas_ms,chosen_entry,chosen_kernel,"
               "chosen_splits,entry,kernel,splits,predicted_ms,ms,error\n");
   double *sums = nullptr;
@@ -144,7 +141,7 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
   std::vector<int> split_list(std::begin(k::detail::kSplitChoices), std::end(k::detail::kSplitChoices));
   split_list.insert(split_list.begin(), k::kEdgeTailSplit);
   const auto start = std::chrono::steady_clock::now();
-  int failures = 0, timed = 0;
+  int failures = 0, timed = 0, uncaptured = 0;
   for (size_t pi = 0; pi < problems.size(); ++pi) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (elapsed > budget_seconds) {
@@ -163,8 +160,27 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
     const float *A = a.operand(), *B = b.operand();
     float *C = out.operand(), *R = ref.operand();
     cublas_sgemm(h, c, A, B, 0.0f, R);
-    CHECK(cudaDeviceSynchronize());
-    const double cublas_ms = sweep_ms([&](cudaStream_t) { return cublas_status(c, A, B, R); }, graph_stream);
+    CHECK(cudaDeviceSynchronize());  // the operands' fills and the reference, before any other stream reads them
+    // cuBLAS on the graph stream only while it is timed there: the reference above, and the
+    // next problem's, stay on the legacy default stream with the fills.
+    std::string why;
+    cublasStatus_t cublas_failed = CUBLAS_STATUS_SUCCESS;
+    if (graph_stream != nullptr) CHECK_CUBLAS(cublasSetStream(h, graph_stream));
+    const double cublas_ms = sweep_ms(
+        [&](cudaStream_t) {
+          const cublasStatus_t st = cublas_sgemm_status(h, c, A, B, 0.0f, R);
+          if (st != CUBLAS_STATUS_SUCCESS) {
+            if (graph_stream == nullptr) CHECK_CUBLAS(st);  // back to back, as before: the end
+            cublas_failed = st;
+          }
+          return st == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
+        },
+        graph_stream, &why);
+    if (graph_stream != nullptr) CHECK_CUBLAS(cublasSetStream(h, nullptr));
+    if (std::isnan(cublas_ms)) {  // a ratio needs cuBLAS's time: the problem is left out, and says why
+      std::printf("# untimed,problem %zu,cuBLAS,%s (cuBLAS status %d)\n", pi + 1, why.c_str(), int(cublas_failed));
+      continue;
+    }
     const k::RowMajorGemm g =
         k::to_row_major(c.layout, c.op_a, c.op_b, c.M, c.N, c.K, kAlpha, A, c.lda, B, c.ldb, 0.0f, C, c.ldc);
     if (k::check_gemm(g) != k::GemmCheck::run) continue;
@@ -213,8 +229,14 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
             [&](cudaStream_t s) {
               return rt::launch_route(sgemm_tuned_data::kGpus, sgemm_tuned_data::kGpuCount, r, g, s);
             },
-            graph_stream);
-        ++timed;
+            graph_stream, &why);
+        if (std::isnan(ms)) {
+          ++uncaptured;
+          std::printf("# untimed,problem %zu,entry %d,%s/%d,%s\n", pi + 1, static_cast<int>(r.kernel - table.kernels),
+                      path_kind(r.path), r.splits, why.c_str());
+        } else {
+          ++timed;
+        }
       } else {
         ++failures;
       }
@@ -227,8 +249,8 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
     }
   }
   CHECK(cudaFree(sums));
-  if (graph_stream != nullptr) CHECK_CUBLAS(cublasSetStream(h, nullptr));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (graph_stream != nullptr) std::printf("# %d choices could not be captured (untimed lines above)\n", uncaptured);
   std::printf("# %d choices timed, %d failed verification, %.0f s\n", timed, failures, seconds);
   return failures;
 }

@@ -12,11 +12,16 @@
 //                   launched plainly: what the two instructions cost alone;
 //         pdl       that kernel launched with cudaLaunchAttributeProgrammaticStreamSerialization:
 //                   the next call's blocks may start while this one finishes, and wait there;
+//         no-wait   the control: launch_dependents without the wait, launched as pdl, which
+//                   lets a call read C before the call before it has written it;
 //         cublas    cublasSgemm on the same operands.
-//       The calls run at beta = 0.5, so each reads the C the call before it wrote: a pdl launch
-//       that did not wait would race, and its C after a round is checked against the
-//       template's after the same calls from the same C (bit for bit: the same body).
-//       (Call 6 ran it as bench/experiments/pdl/pdl_rate.cu, which measured the same way.)
+//       The timed calls run at beta = 0.5. Then each kernel's C after a round of calls at beta
+//       = 1 from the same C is checked against the template's, bit for bit (the same body):
+//       at beta = 1 each call adds alpha A B to C, so a call that read a stale C loses one
+//       addition for good, where at beta = 0.5 the differences halve every call and C reaches
+//       the same fixed point either way. The control should differ; if it does not, the check
+//       could not have seen a race on that product. (Calls 6 and 9 ran an earlier form that
+//       checked at beta = 0.5, which cannot see one, and had no control.)
 //   small_products floor  the fixed cost of a call: one tile of the template's edge kernel
 //       (64 x 64 x 32, its fastest tile for those products) over K = 32 to 1024, at beta 0 and
 //       0.5, beside an empty kernel of the same block and shared memory (the launch alone) and
@@ -58,6 +63,19 @@ __global__ void __launch_bounds__(k::tile_threads(k::SgemmTile{SGEMM_TUNE_TILE_A
               int ldb, float beta, float *__restrict__ C, int ldc, int operands) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;\n" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+  k::detail::edge_body<k::detail::kPlainEdges, k::kEdgeBodyPlain, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb,
+                                                                                      beta, C, ldc, operands);
+}
+
+// The control: the next grid may launch at once, and this one does not wait for the one
+// before it, so a call can read C before the previous call has written it.
+template <SGEMM_TUNE_TILE_PARAMS>
+__global__ void __launch_bounds__(k::tile_threads(k::SgemmTile{SGEMM_TUNE_TILE_ARGS}))
+    pdl_edges_no_wait(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
+                      const float *__restrict__ B, int ldb, float beta, float *__restrict__ C, int ldc, int operands) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
 #endif
   k::detail::edge_body<k::detail::kPlainEdges, k::kEdgeBodyPlain, SGEMM_TUNE_TILE_ARGS>(M, N, K, alpha, A, lda, B, ldb,
@@ -196,12 +214,15 @@ void add_tile(std::vector<Kernel> *ways, const char *name) {
   const k::SgemmTile t{SGEMM_TUNE_TILE_ARGS};
   const void *plain = reinterpret_cast<const void *>(&k::sgemm_double_buffered_edges<SGEMM_TUNE_TILE_ARGS>);
   const void *waits = reinterpret_cast<const void *>(&pdl_edges<SGEMM_TUNE_TILE_ARGS>);
-  for (const void *f : {plain, waits})
+  const void *races = reinterpret_cast<const void *>(&pdl_edges_no_wait<SGEMM_TUNE_TILE_ARGS>);
+  for (const void *f : {plain, waits, races})
     CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, k::tile_smem_bytes(t)));
   ways->push_back({name, plain, t, false});
   ways->push_back({name, waits, t, false});
   ways->push_back({name, waits, t, true});
+  ways->push_back({name, races, t, true});
 }
+constexpr int kWaysPerTile = 4;  // add_tile's: template, wait, pdl, no-wait
 
 // The mode pdl (see the top of the file); the number of C's that differ from the template's.
 int run_pdl(cublasHandle_t h, cudaStream_t stream) {
@@ -209,7 +230,7 @@ int run_pdl(cublasHandle_t h, cudaStream_t stream) {
   add_tile<64, 64, 32, 32, 32, 1, 8, 4, 2, 1, 1>(&kernels, "64x64x32 w32x32");
   add_tile<32, 64, 16, 32, 64, 2, 4, 4, 3, 0, 1>(&kernels, "32x64x16 w32x64");
   add_tile<64, 128, 32, 32, 128, 2, 8, 4, 2, 0, 1>(&kernels, "64x128x32 w32x128");
-  const char *way_names[] = {"template", "wait", "pdl"};
+  const char *way_names[] = {"template", "wait", "pdl", "no-wait"};
   const Product products[] = {{80, 1588, 76}, {248, 76, 72}, {256, 256, 256}, {128, 128, 128},
                               {512, 512, 512}, {1000, 1000, 1000}};
   int failures = 0;
@@ -218,29 +239,33 @@ int run_pdl(cublasHandle_t h, cudaStream_t stream) {
     const Operands o(p, stream);
     const std::string label = describe(p);
     const int ways = static_cast<int>(kernels.size()) + 1;  // every kernel's, then cuBLAS
-    const auto call = [&](int w) {
-      return w < ways - 1 ? launch(kernels[w], p, o, stream, kBeta) : cublas_call(h, p, o, kBeta);
+    const auto call_at = [&](int w, float beta) {
+      return w < ways - 1 ? launch(kernels[w], p, o, stream, beta) : cublas_call(h, p, o, beta);
     };
-    const auto times = time_ways(ways, call, stream, label.c_str());
-    // Each kernel's C after one round of calls from the same C, against the template's of
-    // its tile: the same body, so the same bits, unless a call read C before the previous
-    // one had written it.
+    const auto times = time_ways(ways, [&](int w) { return call_at(w, kBeta); }, stream, label.c_str());
+    // Each kernel's C after one round of calls at beta = 1 from the same C, against the
+    // template's of its tile: the same body, so the same bits, unless a call read C before
+    // the previous one had written it (see the top of the file).
     std::vector<float> reference(o.nc), got(o.nc);
     for (int w = 0; w < ways; ++w) {
       CHECK(cudaMemcpyAsync(o.C, o.C0, o.nc * sizeof(float), cudaMemcpyDeviceToDevice, stream));
-      for (int i = 0; i < kCalls; ++i) CHECK(call(w));
+      for (int i = 0; i < kCalls; ++i) CHECK(call_at(w, 1.0f));
       CHECK(cudaStreamSynchronize(stream));
       CHECK(cudaMemcpy(got.data(), o.C, o.nc * sizeof(float), cudaMemcpyDeviceToHost));
-      const bool first_of_tile = w < ways - 1 && w % 3 == 0;
-      if (first_of_tile) reference = got;
+      const int way = w % kWaysPerTile;
+      if (w < ways - 1 && way == 0) reference = got;
       const char *check = "";
-      if (w < ways - 1 && !first_of_tile) {
+      if (w < ways - 1 && way != 0) {
         const bool same = std::memcmp(reference.data(), got.data(), o.nc * sizeof(float)) == 0;
-        failures += !same;
-        check = same ? "same bits as template" : "DIFFERS from template";
+        if (way == kWaysPerTile - 1) {  // the control
+          check = same ? "same bits: this check could not have seen a race here" : "differs, as a race should";
+        } else {
+          failures += !same;
+          check = same ? "same bits as template" : "DIFFERS from template";
+        }
       }
       std::printf("%-16s %-18s %-8s %9.2f %9.2f %s\n", label.c_str(), w < ways - 1 ? kernels[w].name : "-",
-                  w < ways - 1 ? way_names[w % 3] : "cublas", times[w].first, times[w].second, check);
+                  w < ways - 1 ? way_names[way] : "cublas", times[w].first, times[w].second, check);
     }
   }
   std::printf("%d differences\n", failures);
@@ -290,7 +315,7 @@ void run_stages(cublasHandle_t h, cudaStream_t stream) {
   add_tile<32, 64, 16, 32, 64, 2, 4, 4, 4, 0, 1>(&all, "32x64x16 s4");
   add_tile<32, 64, 32, 32, 64, 2, 4, 4, 2, 0, 1>(&all, "32x64x32 s2");
   add_tile<32, 32, 32, 32, 32, 1, 8, 4, 2, 1, 1>(&all, "32x32x32 s2");
-  for (size_t i = 0; i < all.size(); i += 3) kernels.push_back(all[i]);  // each tile's own kernel, plain
+  for (size_t i = 0; i < all.size(); i += kWaysPerTile) kernels.push_back(all[i]);  // each tile's own kernel, plain
   const Product products[] = {{80, 1588, 76}, {248, 76, 72},   {256, 256, 256},  {128, 128, 128},
                               {512, 512, 512}, {768, 704, 128}, {768, 704, 512}, {1000, 1000, 1000}};
   std::printf("%-16s %-14s %9s %9s\n", "product", "tile", "stream", "graph");
