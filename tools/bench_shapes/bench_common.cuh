@@ -76,6 +76,14 @@ inline void cublas_sgemm(cublasHandle_t h, const BlasCall &c, const float *A, co
   CHECK_CUBLAS(cublas_sgemm_status(h, c, A, B, beta, C));
 }
 
+// A cuBLAS status as the CUDA error that code taking launches expects (a graph's capture),
+// a failure keeping its status in *failed so that what is reported can name it.
+inline cudaError_t cublas_as_cuda_error(cublasStatus_t status, cublasStatus_t *failed) {
+  if (status == CUBLAS_STATUS_SUCCESS) return cudaSuccess;
+  *failed = status;
+  return cudaErrorUnknown;
+}
+
 
 // Relative Frobenius error of C against the reference over the M x N elements (padding
 // between lines is not part of the product); infinite when C holds a NaN or infinity.
@@ -164,6 +172,14 @@ inline double graph_round_ms(cudaGraphExec_t exec, int launches, cudaStream_t st
   return events_ms(stream, [&] { CHECK(cudaGraphLaunch(exec, stream)); }) / launches;
 }
 
+// capture_round of as many calls as a back-to-back round would make (launches_for one call's
+// time on `stream`), that number in *launches.
+template <typename F>
+cudaGraphExec_t capture_sized_round(F launch, cudaStream_t stream, int *launches, std::string *why) {
+  *launches = launches_for(events_ms(stream, [&] { CHECK(launch(stream)); }));
+  return capture_round(launch, *launches, stream, why);
+}
+
 // paired_medians_ms's rounds as CUDA graphs: each side's round is captured once (as many
 // calls as paired_medians_ms would launch) and replayed kRounds times in alternating order,
 // so that the host's time per call (cuBLAS's heuristics, the header's selection, the launch
@@ -173,11 +189,10 @@ inline double graph_round_ms(cudaGraphExec_t exec, int launches, cudaStream_t st
 // not be captured.
 template <typename F, typename G>
 std::pair<double, double> paired_graph_medians_ms(F first, G second, cudaStream_t stream, std::string *why) {
-  const auto one_call_ms = [stream](auto launch) { return events_ms(stream, [&] { CHECK(launch(stream)); }); };
-  const int n1 = launches_for(one_call_ms(first)), n2 = launches_for(one_call_ms(second));
+  int n1 = 0, n2 = 0;
   std::string why1, why2;
-  cudaGraphExec_t g1 = capture_round(first, n1, stream, &why1);
-  cudaGraphExec_t g2 = capture_round(second, n2, stream, &why2);
+  cudaGraphExec_t g1 = capture_sized_round(first, stream, &n1, &why1);
+  cudaGraphExec_t g2 = capture_sized_round(second, stream, &n2, &why2);
   std::pair<double, double> result{NAN, NAN};
   if (g1 != nullptr && g2 != nullptr) {
     std::vector<double> a, b;

@@ -129,9 +129,7 @@ Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_
     const auto [tuned, reference] = paired_graph_medians_ms(
         [&](cudaStream_t s) { return tuned_sgemm(c, A, B, timed_beta, C, s); },
         [&](cudaStream_t) {
-          const cublasStatus_t st = cublas_sgemm_status(h, c, A, B, timed_beta, R);
-          if (st != CUBLAS_STATUS_SUCCESS) cublas_failed = st;
-          return st == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
+          return cublas_as_cuda_error(cublas_sgemm_status(h, c, A, B, timed_beta, R), &cublas_failed);
         },
         timing.stream, &o.timing_note);
     CHECK_CUBLAS(cublasSetStream(h, nullptr));
@@ -263,12 +261,9 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "bench_shapes: --only, --verify-only and --beta go with neither --self-test nor --sweep\n");
     return 2;
   }
-  if (self_test && timing.graphs) {
-    std::fprintf(stderr, "bench_shapes: --graphs says how to time, and --self-test times nothing\n");
-    return 2;
-  }
-  if (verify_only && timing.graphs) {
-    std::fprintf(stderr, "bench_shapes: --graphs says how to time, and --verify-only times nothing\n");
+  if ((self_test || verify_only) && timing.graphs) {
+    std::fprintf(stderr, "bench_shapes: --graphs says how to time, and %s times nothing\n",
+                 self_test ? "--self-test" : "--verify-only");
     return 2;
   }
   std::vector<Problem> problems;

@@ -72,8 +72,8 @@ double sweep_ms(F launch, cudaStream_t graph_stream, std::string *why) {
     for (int r = 0; r < 3; ++r) v.push_back(round_ms(call, n));
     return median(v);
   }
-  const int n = launches_for(events_ms(graph_stream, [&] { CHECK(launch(graph_stream)); }));
-  const cudaGraphExec_t exec = capture_round(launch, n, graph_stream, why);
+  int n = 0;
+  const cudaGraphExec_t exec = capture_sized_round(launch, graph_stream, &n, why);
   if (exec == nullptr) return NAN;
   for (int r = 0; r < 3; ++r) v.push_back(graph_round_ms(exec, n, graph_stream));
   CHECK(cudaGraphExecDestroy(exec));
@@ -169,11 +169,8 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
     const double cublas_ms = sweep_ms(
         [&](cudaStream_t) {
           const cublasStatus_t st = cublas_sgemm_status(h, c, A, B, 0.0f, R);
-          if (st != CUBLAS_STATUS_SUCCESS) {
-            if (graph_stream == nullptr) CHECK_CUBLAS(st);  // back to back, as before: the end
-            cublas_failed = st;
-          }
-          return st == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
+          if (graph_stream == nullptr) CHECK_CUBLAS(st);  // back to back, as before: a failure ends it
+          return cublas_as_cuda_error(st, &cublas_failed);
         },
         graph_stream, &why);
     if (graph_stream != nullptr) CHECK_CUBLAS(cublasSetStream(h, nullptr));

@@ -48,7 +48,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench_common.cuh"  // tools/bench_shapes: CHECK, fill, events_ms, median
+#include "bench_common.cuh"  // tools/bench_shapes: CHECK, fill, events_ms, median, capture_round, graph_round_ms
 #include "sgemm_double_buffered.cuh"
 
 namespace k = sgemm_tune_kernels;
@@ -169,19 +169,9 @@ std::vector<std::pair<double, double>> time_ways(int ways, Call call, cudaStream
   for (int w = 0; w < ways; ++w) {
     CHECK(call(w));  // loads the kernel before the capture
     CHECK(cudaStreamSynchronize(stream));
-    cudaGraph_t graph = nullptr;
-    CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    cudaError_t e = cudaSuccess;
-    for (int i = 0; i < kCalls && e == cudaSuccess; ++i) e = call(w);
-    const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
-    if (e == cudaSuccess) e = ended;
-    if (e == cudaSuccess) e = cudaGraphInstantiate(&graphs[w], graph, 0);
-    if (graph != nullptr) CHECK(cudaGraphDestroy(graph));
-    if (e != cudaSuccess) {
-      std::printf("# %s way %d: no graph (%s)\n", label, w, cudaGetErrorName(e));
-      cudaGetLastError();
-      graphs[w] = nullptr;
-    }
+    std::string why;
+    graphs[w] = bench_shapes::capture_round([&](cudaStream_t) { return call(w); }, kCalls, stream, &why);
+    if (graphs[w] == nullptr) std::printf("# %s way %d: %s\n", label, w, why.c_str());
   }
   std::vector<std::vector<double>> stream_us(ways), graph_us(ways);
   for (int r = 0; r < kRounds; ++r)
@@ -190,10 +180,8 @@ std::vector<std::pair<double, double>> time_ways(int ways, Call call, cudaStream
                                for (int i = 0; i < kCalls; ++i) CHECK(call(w));
                              }) /
                              kCalls);
-      graph_us[w].push_back(graphs[w] == nullptr
-                                ? NAN
-                                : 1000.0 * events_ms(stream, [&] { CHECK(cudaGraphLaunch(graphs[w], stream)); }) /
-                                      kCalls);
+      graph_us[w].push_back(graphs[w] == nullptr ? NAN
+                                                 : 1000.0 * bench_shapes::graph_round_ms(graphs[w], kCalls, stream));
     }
   std::vector<std::pair<double, double>> medians;
   for (int w = 0; w < ways; ++w) {
