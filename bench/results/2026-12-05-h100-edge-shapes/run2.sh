@@ -11,9 +11,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
 source bench/results/2026-12-05-h200-edge-shapes/common.sh
-tar xzf .device/devbin.tgz -C .device
-T0=$(date +%s) G=$OUT/gpu.txt L=$OUT/logs BENCH_SECONDS=60
-call_header
+call_start  # common.sh: unpack, T0, G, the header
+L=$OUT/logs BENCH_SECONDS=60
 mkdir -p "$L"
 bench_round 1 predicted A B
 bench_round 1 predicted A B

@@ -7,9 +7,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
 source bench/results/2026-12-05-h200-edge-shapes/common.sh
-tar xzf .device/devbin.tgz -C .device
-T0=$(date +%s) G=$OUT/gpu.txt
-call_header
+call_start  # common.sh: unpack, T0, G, the header
 for v in A B; do
   timeout 200 ".device/bench_shapes-$v" --sweep --sweep-seconds 150 \
     --problems bench/results/2026-12-05-h100-edge-shapes/sweep_problems.txt >"$OUT/sweep-$v.csv" 2>&1

@@ -8,9 +8,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
 source bench/results/2026-12-05-h200-edge-shapes/common.sh
-tar xzf .device/devbin.tgz -C .device
-T0=$(date +%s) G=$OUT/gpu.txt P=bench/results/2026-12-05-h100-edge-shapes/small_problems.txt
-call_header
+call_start  # common.sh: unpack, T0, G, the header
+P=bench/results/2026-12-05-h100-edge-shapes/small_problems.txt
 timeout 240 ncu --clock-control none --section SpeedOfLight --section LaunchStats --section Occupancy \
   --section WarpStateStats --section SchedulerStats -o /tmp/small \
   .device/bench_shapes-A --problems "$P" --verify-only >"$OUT/ncu-run.txt" 2>&1

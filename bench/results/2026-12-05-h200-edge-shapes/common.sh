@@ -1,6 +1,6 @@
 # The steps this folder's calls share, sourced by each after it has cd'd to the repository
-# root. The caller sets OUT (the device tool's), T0 (the call's start), G (the summary
-# file, printed and returned) and L (the log folder).
+# root. OUT is the device tool's; T0 (the call's start) and G (the summary file, printed and
+# returned) are set by call_start, or by the caller; L (the log folder) by the caller.
 
 # The call's first lines: when, which tree, which GPU at what clock.
 call_header() {

@@ -10,9 +10,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
 source bench/results/2026-12-05-h200-edge-shapes/common.sh
-tar xzf .device/devbin.tgz -C .device
-T0=$(date +%s) G=$OUT/gpu.txt L=$OUT/logs
-call_header
+call_start  # common.sh: unpack, T0, G, the header
+L=$OUT/logs
 mkdir -p "$L"
 tune A search_spaces/workload.json 100 "$OUT/tune-A.db"
 tune B bench/experiments/workload_edges.json 300 "$OUT/tune-B.db"

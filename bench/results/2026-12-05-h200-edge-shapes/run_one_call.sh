@@ -15,9 +15,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
 source bench/results/2026-12-05-h200-edge-shapes/common.sh
-tar xzf .device/devbin.tgz -C .device
-T0=$(date +%s) G=$OUT/gpu.txt L=$OUT/logs BENCH_SECONDS=40
-call_header
+call_start  # common.sh: unpack, T0, G, the header
+L=$OUT/logs BENCH_SECONDS=40
 mkdir -p "$L" build-edge-shapes
 # A's tuning is an H200's; on another GPU its header would not apply, so A is tuned here
 # first (56 s on the H200 in session 33; 80 s at most), B gets 170 s, and one benchmark

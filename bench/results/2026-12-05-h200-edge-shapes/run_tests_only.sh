@@ -10,9 +10,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
 source bench/results/2026-12-05-h200-edge-shapes/common.sh
-tar xzf .device/devbin.tgz -C .device
-T0=$(date +%s) G=$OUT/gpu.txt L=$OUT/logs
-call_header
+call_start  # common.sh: unpack, T0, G, the header
+L=$OUT/logs
 mkdir -p "$L"
 # The tests of what sessions 34 and 35 changed, each in its own process, side by side;
 # TESTS=all runs GpuPipeline.* in three shards and the tuned-BLAS-product test instead.
