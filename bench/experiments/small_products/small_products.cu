@@ -34,6 +34,16 @@
 //       mode found each K step of a lone 64 x 64 x 32 tile with 2 stages costing about 1 us:
 //       the latency of the next stage's copies, which a deeper pipeline would overlap, or the
 //       step's own work at one warp per scheduler, which a smaller tile would cut.)
+//   small_products split  whether less work per thread, K split over more blocks, closes the
+//       gap: the stages mode's smaller tiles all kept 32 or 64 outputs a thread, so each
+//       block's chain of FFMAs stayed as long; cuBLAS's kernel for these products keeps 16
+//       (32 x 32 x 8, 2 warps) and splits K up to 4 ways. Tiles of 32, 16 and 8 outputs a
+//       thread (2 to 8 warps), each unsplit and split 2, 4 and 8 ways (as far as K's slices
+//       go), a split both as clusters of its splits (one launch, at any number of blocks:
+//       the header takes clusters only up to one block per SM) and after the scale pass (two
+//       launches), through sgemm_launch.h's launch_tile_edges, at beta 0, beside cuBLAS.
+//       Every way's C is checked against cuBLAS's at beta 0 over a NaN-filled C and at beta
+//       0.5 (relative Frobenius error under 1e-4); a way that fails is marked WRONG.
 //
 // Build (nvcc needs no GPU):
 //   nvcc -std=c++17 -O2 -arch=sm_90 -Ikernel_templates -Itools/bench_shapes \
@@ -43,6 +53,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -50,6 +61,7 @@
 
 #include "bench_common.cuh"  // tools/bench_shapes: CHECK, fill, events_ms, median, capture_round, graph_round_ms
 #include "sgemm_double_buffered.cuh"
+#include "sgemm_launch.h"
 
 namespace k = sgemm_tune_kernels;
 using bench_shapes::events_ms;
@@ -321,12 +333,127 @@ void run_stages(cublasHandle_t h, cudaStream_t stream) {
   }
 }
 
+// The mode split (see the top of the file).
+struct SplitTile {
+  const char *name;
+  const void *function;  // the tile's edge kernel (plain body)
+  k::SgemmTile tile;
+};
+
+template <SGEMM_TUNE_TILE_PARAMS>
+SplitTile split_tile(const char *name) {
+  const k::SgemmTile t{SGEMM_TUNE_TILE_ARGS};
+  const void *f = reinterpret_cast<const void *>(&k::sgemm_double_buffered_edges<SGEMM_TUNE_TILE_ARGS>);
+  CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, k::tile_smem_bytes(t)));
+  return {name, f, t};
+}
+
+struct SplitWay {
+  const SplitTile *tile;
+  int splits;
+  bool clusters;
+};
+
+// Relative Frobenius error of `got` against `want` (both M x N, dense); infinite at a NaN.
+double split_error(const std::vector<float> &got, const std::vector<float> &want) {
+  double diff = 0, norm = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (!std::isfinite(got[i])) return INFINITY;
+    const double d = double(got[i]) - want[i];
+    diff += d * d;
+    norm += double(want[i]) * want[i];
+  }
+  return norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
+}
+
+__global__ void fill_value(float *p, size_t n, float v) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) p[i] = v;
+}
+
+void run_split(cublasHandle_t h, cudaStream_t stream) {
+  const SplitTile tiles[] = {
+      split_tile<64, 64, 32, 32, 32, 1, 8, 4, 2, 1, 1>("64x64x32 w32x32 t8x4"),  // the header's, 32 a thread
+      split_tile<64, 64, 16, 32, 16, 1, 4, 4, 2, 1, 0>("64x64x16 w32x16 t4x4"),  // 8 warps, 16 a thread
+      split_tile<64, 32, 16, 32, 16, 1, 4, 4, 2, 1, 0>("64x32x16 w32x16 t4x4"),  // 4 warps, 16 a thread
+      split_tile<32, 32, 16, 16, 32, 1, 4, 4, 2, 1, 0>("32x32x16 w16x32 t4x4"),  // 2 warps, 16 a thread
+      split_tile<32, 32, 8, 16, 32, 1, 4, 4, 3, 1, 0>("32x32x8 w16x32 t4x4"),    // cuBLAS's shape of block
+      split_tile<32, 32, 16, 16, 16, 1, 2, 4, 2, 1, 0>("32x32x16 w16x16 t2x4"),  // 4 warps, 8 a thread
+  };
+  const Product products[] = {{80, 1588, 76},  {248, 76, 72},   {95, 709, 116},  {1009, 114, 140}, {2442, 118, 151},
+                              {263, 88, 281},  {128, 128, 128}, {256, 256, 256}, {512, 512, 512},  {1000, 1000, 1000}};
+  constexpr int kForceClusters = 1 << 20;  // "SMs" enough that every split runs as clusters
+  std::printf("%-16s %-22s %6s %-8s %7s %9s %9s %9s %s\n", "product", "tile", "splits", "as", "blocks", "stream",
+              "graph", "x cublas", "check");
+  int wrong = 0;
+  for (const Product &p : products) {
+    const Operands o(p, stream);
+    std::vector<SplitWay> ways;
+    for (const SplitTile &t : tiles) {
+      const int slices = (p.K + t.tile.BK - 1) / t.tile.BK;
+      for (const int splits : {1, 2, 4, 8}) {
+        if (splits > slices) continue;
+        ways.push_back({&t, splits, false});
+        if (splits > 1) ways.push_back({&t, splits, true});
+      }
+    }
+    const int n = static_cast<int>(ways.size()) + 1;  // then cuBLAS
+    const auto call_at = [&](int w, float beta) {
+      if (w == n - 1) return cublas_call(h, p, o, beta);
+      const SplitWay &x = ways[w];
+      return k::launch_tile_edges(x.tile->function, x.tile->tile, x.splits, p.M, p.N, p.K, kAlpha, o.A, p.K, o.B, p.N,
+                                  beta, o.C, p.N, x.clusters ? int(k::kOperandClusterSplit) : 0, stream, 0,
+                                  x.clusters ? kForceClusters : 0);
+    };
+    const std::string label = describe(p);
+    const auto times = time_ways(n, [&](int w) { return call_at(w, 0.0f); }, stream, label.c_str());
+    // cuBLAS's C at beta 0 and at beta 0.5 from C0, then each way's against them.
+    std::vector<float> want0(o.nc), want5(o.nc), got(o.nc);
+    const auto run_once = [&](int w, float beta, std::vector<float> *out) {
+      if (beta == 0.0f)
+        fill_value<<<256, 256, 0, stream>>>(o.C, o.nc, NAN);
+      else
+        CHECK(cudaMemcpyAsync(o.C, o.C0, o.nc * sizeof(float), cudaMemcpyDeviceToDevice, stream));
+      CHECK(call_at(w, beta));
+      CHECK(cudaStreamSynchronize(stream));
+      CHECK(cudaMemcpy(out->data(), o.C, o.nc * sizeof(float), cudaMemcpyDeviceToHost));
+    };
+    run_once(n - 1, 0.0f, &want0);
+    run_once(n - 1, kBeta, &want5);
+    const double cublas_us = times[n - 1].second;
+    for (int w = 0; w < n; ++w) {
+      std::string check = "-";
+      if (w < n - 1) {
+        run_once(w, 0.0f, &got);
+        const double e0 = split_error(got, want0);
+        run_once(w, kBeta, &got);
+        const double e5 = split_error(got, want5);
+        const bool ok = e0 < 1e-4 && e5 < 1e-4;
+        wrong += !ok;
+        char text[64];
+        std::snprintf(text, sizeof text, "%s %.1e %.1e", ok ? "ok" : "WRONG", e0, e5);
+        check = text;
+      }
+      long long blocks = 0;
+      if (w < n - 1) {
+        const k::SgemmLaunchPlan plan = k::tile_edges_launch_plan(ways[w].tile->tile, p.M, p.N, ways[w].splits);
+        blocks = static_cast<long long>(plan.grid_x) * plan.grid_y * plan.grid_z;
+      }
+      std::printf("%-16s %-22s %6d %-8s %7lld %9.2f %9.2f %9.2f %s\n", label.c_str(),
+                  w < n - 1 ? ways[w].tile->name : "cublas", w < n - 1 ? ways[w].splits : 0,
+                  w == n - 1 ? "-" : ways[w].splits == 1 ? "whole" : ways[w].clusters ? "clusters" : "scale",
+                  blocks, times[w].first, times[w].second, times[w].second / cublas_us, check.c_str());
+    }
+  }
+  std::printf("%d wrong\n", wrong);
+  if (wrong) std::exit(1);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
   const std::string mode = argc == 2 ? argv[1] : "";
-  if (mode != "pdl" && mode != "floor" && mode != "stages") {
-    std::fprintf(stderr, "usage: small_products pdl|floor|stages\n");
+  if (mode != "pdl" && mode != "floor" && mode != "stages" && mode != "split") {
+    std::fprintf(stderr, "usage: small_products pdl|floor|stages|split\n");
     return 2;
   }
   int device = 0;
@@ -345,8 +472,10 @@ int main(int argc, char **argv) {
     failures = run_pdl(h, stream);
   else if (mode == "floor")
     run_floor(h, stream);
-  else
+  else if (mode == "stages")
     run_stages(h, stream);
+  else
+    run_split(h, stream);
   CHECK(cudaStreamDestroy(stream));
   CHECK_CUBLAS(cublasDestroy(h));
   return failures ? 1 : 0;
