@@ -370,9 +370,9 @@ inline int exact_blas_entry(const TunedShape *shapes, int n, const RowMajorGemm 
 // a higher percent of cuBLAS. `tail_split`: as
 // select_kernels takes it (false: none of the entries was timed with the tail split, and
 // none is taken as an exact BLAS match); never for a product that needs the kernel of any
-// operands, which has no tail split. `cluster_split`: as select_kernels takes it.
+// operands, which has no tail split. `clusters`: as select_kernels takes it.
 inline int select_candidates(const TunedShape *shapes, int n, const RowMajorGemm &product, int sms, Selection *out,
-                             int capacity, bool tail_split = true, bool cluster_split = false) {
+                             int capacity, bool tail_split = true, const ClusterSlots *clusters = nullptr) {
   if (capacity < 1) return 0;
   if (tail_split && product.M > 0 && product.N > 0 && product.K > 0) {
     const int exact = exact_blas_entry(shapes, n, product);
@@ -390,14 +390,14 @@ inline int select_candidates(const TunedShape *shapes, int n, const RowMajorGemm
   // A fast kernel whose int offsets cannot reach the leading dimensions is left out; its
   // tile's edge kernel, which addresses in 64 bits, stays a candidate.
   return select_kernels(shapes, n, g.M, g.N, g.K, fast_operands(product), sms, split_adds(edge.operands), out,
-                        capacity, tail_split && !needs_any_kernel(product), cluster_split);
+                        capacity, tail_split && !needs_any_kernel(product), clusters);
 }
 
 // The selection for `product`: the one select_candidates ranks first (entry -1 for none).
 inline Selection select_for_product(const TunedShape *shapes, int n, const RowMajorGemm &product, int sms,
-                                    bool tail_split = true, bool cluster_split = false) {
+                                    bool tail_split = true, const ClusterSlots *clusters = nullptr) {
   Selection s{SelectKind::none, -1, false, 1, 0.0};
-  select_candidates(shapes, n, product, sms, &s, 1, tail_split, cluster_split);
+  select_candidates(shapes, n, product, sms, &s, 1, tail_split, clusters);
   return s;
 }
 

@@ -153,6 +153,27 @@ inline bool edge_body_symbol(const char *plain, int body, char *out, int size) {
   return true;
 }
 
+// A launch of `grid` blocks of `threads` threads and `smem` bytes of dynamic shared memory
+// on `stream`, in clusters of `size` blocks along z (a split of K's clusters,
+// kOperandClusterSplit): the configuration that cudaLaunchKernelExC and
+// cudaOccupancyMaxActiveClusters take. It points at *attribute, which must outlive it.
+inline cudaLaunchConfig_t z_cluster_config(dim3 grid, unsigned threads, int smem, cudaStream_t stream, unsigned size,
+                                           cudaLaunchAttribute *attribute) {
+  *attribute = cudaLaunchAttribute{};
+  attribute->id = cudaLaunchAttributeClusterDimension;
+  attribute->val.clusterDim.x = 1;
+  attribute->val.clusterDim.y = 1;
+  attribute->val.clusterDim.z = size;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = dim3(threads);
+  config.dynamicSmemBytes = static_cast<size_t>(smem);
+  config.stream = stream;
+  config.attrs = attribute;
+  config.numAttrs = 1;
+  return config;
+}
+
 // C = alpha op(A) op(B) + beta C by an edge kernel of tile t (the body's kernel that
 // edge_kernel_body names for these operands and leading dimensions, of
 // sgemm_double_buffered_edges for a plain B, of sgemm_double_buffered_any for a transposed
@@ -166,14 +187,14 @@ inline bool edge_body_symbol(const char *plain, int body, char *out, int size) {
 // this kernel; at least 1, else cudaErrorInvalidValue), the scale pass first when they
 // split; the other launches ignore slots. With kOperandClusterSplit in `operands` (which
 // only a caller whose GPU launches clusters and whose kernel takes the bit sets), a split
-// that cluster_split_fits on `sms` SMs (the fill split's too) runs as clusters of its splits,
-// with no scale pass; any other launch drops the bit, and so does one whose clusters the GPU
-// refuses (cudaErrorInvalidClusterSize, cudaErrorLaunchOutOfResources), which runs after the
-// scale pass instead.
+// that cluster_split_fits the kernel's own `clusters` (kernel_cluster_slots; the fill
+// split's too) runs as clusters of its splits, with no scale pass; any other launch drops
+// the bit, and so does one whose clusters the GPU refuses (cudaErrorInvalidClusterSize,
+// cudaErrorLaunchOutOfResources), which runs after the scale pass instead.
 inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int splits, int M, int N, int K,
                                      float alpha, const float *A, int lda, const float *B, int ldb, float beta,
                                      float *C, int ldc, int operands, cudaStream_t stream, int slots = 0,
-                                     int sms = 0) {
+                                     const ClusterSlots *clusters = nullptr) {
   const dim3 block(static_cast<unsigned>(tile_threads(t)));
   if (splits == kEdgeFillSplit) {
     if (K > 0 && slots < 1) return cudaErrorInvalidValue;
@@ -190,23 +211,14 @@ inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int
     scale_x = static_cast<unsigned>(tail.rest);
     scale_y = 1u;
   }
-  const bool cluster = (operands & kOperandClusterSplit) && K > 0 && splits != kEdgeTailSplit &&
-                       cluster_split_fits(splits, static_cast<long long>(plan.grid_x) * plan.grid_y, sms);
+  const bool cluster = (operands & kOperandClusterSplit) && K > 0 && splits != kEdgeTailSplit && clusters &&
+                       cluster_split_fits(splits, static_cast<long long>(plan.grid_x) * plan.grid_y, *clusters);
   if (cluster) {
     int clustered = operands;
     void *args[] = {&M, &N, &K, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc, &clustered};
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = 1;
-    attribute.val.clusterDim.y = 1;
-    attribute.val.clusterDim.z = plan.grid_z;
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(plan.grid_x, plan.grid_y, plan.grid_z);
-    config.blockDim = block;
-    config.dynamicSmemBytes = static_cast<size_t>(tile_smem_bytes(t));
-    config.stream = stream;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
+    cudaLaunchAttribute attribute;
+    const cudaLaunchConfig_t config = z_cluster_config(dim3(plan.grid_x, plan.grid_y, plan.grid_z), block.x,
+                                                       tile_smem_bytes(t), stream, plan.grid_z, &attribute);
     const cudaError_t e = cudaLaunchKernelExC(&config, kernel, args);
     if (e != cudaErrorInvalidClusterSize && e != cudaErrorLaunchOutOfResources) return e;
     cudaGetLastError();  // the refused launch's, which the scale pass's launches answer
@@ -229,6 +241,23 @@ inline bool device_launches_clusters(int device) {
   return cudaDeviceGetAttribute(&v, cudaDevAttrClusterLaunch, device) == cudaSuccess && v != 0;
 }
 
+// The ClusterSlots of `kernel` (tile t, its shared-memory limit raised) on `device` (the
+// current one, which launches clusters): for each split of 2 .. kMaxClusterSplit ways, the
+// clusters of that many blocks it holds at once, as the runtime's occupancy calculator
+// says for the launch launch_tile_edges makes.
+inline cudaError_t kernel_cluster_slots(const void *kernel, const SgemmTile &t, int device, ClusterSlots *out) {
+  *out = ClusterSlots{0, {}};
+  cudaError_t e = cudaDeviceGetAttribute(&out->sms, cudaDevAttrMultiProcessorCount, device);
+  for (int s = 2; s <= kMaxClusterSplit && e == cudaSuccess; ++s) {
+    cudaLaunchAttribute attribute;
+    const unsigned size = static_cast<unsigned>(s);
+    const cudaLaunchConfig_t config = z_cluster_config(dim3(1, 1, size), static_cast<unsigned>(tile_threads(t)),
+                                                       tile_smem_bytes(t), nullptr, size, &attribute);
+    e = cudaOccupancyMaxActiveClusters(&out->at_once[s], kernel, &config);
+  }
+  return e;
+}
+
 // Whether an edge launch of `splits` (as launch_tile_edges takes it) over K needs the
 // kernel's resident blocks: the tail split and the fill split, where there is K to split.
 constexpr bool edge_split_needs_slots(int splits, int K) {
@@ -241,13 +270,13 @@ static_assert(edge_split_needs_slots(kEdgeTailSplit, 1) && edge_split_needs_slot
 
 // launch_tile_edges for the launch edge_launch made: `kernel` must be the kernel of
 // `e.body` (the tile's kernel for that body, its shared-memory limit raised), `slots` its
-// resident blocks where edge_split_needs_slots says they are needed, `sms` the GPU's SMs
-// where e.operands asks for clusters.
+// resident blocks where edge_split_needs_slots says they are needed, `clusters` its
+// kernel_cluster_slots where e.operands asks for clusters.
 inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int splits, const EdgeLaunch &e,
-                                     cudaStream_t stream, int slots, int sms = 0) {
+                                     cudaStream_t stream, int slots, const ClusterSlots *clusters = nullptr) {
   const RowMajorGemm &g = e.g;
   return launch_tile_edges(kernel, t, splits, g.M, g.N, g.K, g.alpha, g.A, g.lda, g.B, g.ldb, g.beta, g.C, g.ldc,
-                           e.operands, stream, slots, sms);
+                           e.operands, stream, slots, clusters);
 }
 
 }  // namespace sgemm_tune_kernels

@@ -141,29 +141,66 @@ inline bool tail_split_allowed(const GpuTable &table) {
 // interface 3, one kernel ran every body.
 inline bool edge_kernel_per_body(const GpuTable &table) { return table.machine_code_interface >= 3; }
 
-// The SM count of `device` where it launches clusters (sgemm_launch.h's
-// device_launches_clusters), else 0: what a split of K as clusters needs (cluster_split_fits),
-// asked of the runtime once per device. A program built with SGEMM_TUNE_NO_CLUSTER_SPLIT
-// defined splits K as before clusters, after a scale pass (and its selection prices splits
-// so): an escape hatch, and how the shapes benchmark pairs the two.
-inline int cluster_sms(int device) {
+// A kernel that does nothing, whose clusters at one block per SM (all the shared memory a
+// block may have) tell what a GPU's GPCs hold (device_cluster_slots). A template so that a
+// header included by several files of a program defines it once.
+template <int>
+__global__ void cluster_probe_kernel() {}
+
+// The ClusterSlots of `device` at one block per SM (sgemm_tile_rules.h) where it launches
+// clusters (sgemm_launch.h's device_launches_clusters), else null: what the selection prices
+// a split of K as clusters by (cluster_split_fits), asked of the runtime once per device. A
+// program built with SGEMM_TUNE_NO_CLUSTER_SPLIT defined splits K as before clusters, after
+// a scale pass (and its selection prices splits so): an escape hatch, and how the shapes
+// benchmark pairs the two.
+inline const sgemm_tune_kernels::ClusterSlots *device_cluster_slots(int device) {
 #ifdef SGEMM_TUNE_NO_CLUSTER_SPLIT
   (void)device;
-  return 0;
+  return nullptr;
 #else
+  namespace k = sgemm_tune_kernels;
   constexpr int kMaxDevices = 64;
   static std::once_flag once[kMaxDevices];
-  static int sms[kMaxDevices];
-  if (device < 0 || device >= kMaxDevices) return 0;
+  static k::ClusterSlots slots[kMaxDevices];
+  static bool known[kMaxDevices];
+  if (device < 0 || device >= kMaxDevices) return nullptr;
   std::call_once(once[device], [&] {
-    int count = 0;
-    sms[device] = sgemm_tune_kernels::device_launches_clusters(device) &&
-                          cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) == cudaSuccess
-                      ? count
-                      : 0;
+    int current = 0, smem = 0, sms = 0;
+    if (!k::device_launches_clusters(device) ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+        cudaGetDevice(&current) != cudaSuccess)
+      return;
+    // The occupancy calculator answers for the current device: the probe is asked there.
+    if (current != device && cudaSetDevice(device) != cudaSuccess) return;
+    const void *probe = reinterpret_cast<const void *>(&cluster_probe_kernel<0>);
+    bool ok = cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess &&
+              cudaFuncSetAttribute(probe, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess;
+    k::ClusterSlots c{sms, {}};
+    for (int size = 2; ok && size <= k::kMaxClusterSplit; ++size) {
+      cudaLaunchAttribute attribute;
+      const unsigned z = static_cast<unsigned>(size);
+      const cudaLaunchConfig_t config = k::z_cluster_config(dim3(1, 1, z), 32, smem, nullptr, z, &attribute);
+      ok = cudaOccupancyMaxActiveClusters(&c.at_once[size], probe, &config) == cudaSuccess;
+    }
+    if (current != device) cudaSetDevice(current);
+    // A probe the runtime cannot ask (a program built for older GPUs alone, whose probe runs
+    // by JIT) leaves the GPCs unknown: any SMs are taken to hold a cluster, as before the
+    // GPCs were asked. Each launch is still held to its own kernel's clusters.
+    if (!ok) {
+      cudaGetLastError();
+      c = k::uniform_cluster_slots(sms);
+    }
+    slots[device] = c;
+    known[device] = true;
   });
-  return sms[device];
+  return known[device] ? &slots[device] : nullptr;
 #endif
+}
+
+// The SM count of `device` where it launches clusters (device_cluster_slots), else 0.
+inline int cluster_sms(int device) {
+  const sgemm_tune_kernels::ClusterSlots *c = device_cluster_slots(device);
+  return c ? c->sms : 0;
 }
 
 // What `ask` answers for `kernel` on `device` (into *out, with its cudaError_t), asked once
@@ -211,11 +248,27 @@ inline bool compiled_for_clusters(const void *kernel, int device) {
   return e == cudaSuccess && clusters;
 }
 
-// Whether the edge kernels of `table` take kOperandClusterSplit (interface 4) and `device`
-// launches clusters: then a split of K that cluster_split_fits runs with no scale pass, and
-// the selection prices it so.
-inline bool cluster_split_allowed(const GpuTable &table, int device) {
-  return table.machine_code_interface >= 4 && cluster_sms(device) > 0;
+// The ClusterSlots the selection prices a split of K as clusters by (device_cluster_slots)
+// where the edge kernels of `table` take kOperandClusterSplit (interface 4) and `device`
+// launches clusters, else null: a split of K that cluster_split_fits then runs with no scale
+// pass.
+inline const sgemm_tune_kernels::ClusterSlots *cluster_split_slots(const GpuTable &table, int device) {
+  return table.machine_code_interface >= 4 ? device_cluster_slots(device) : nullptr;
+}
+
+// kernel_cluster_slots of `kernel` on `device` (the current one), asked of the runtime once
+// per kernel and device and then remembered; none (no SMs: every split takes the scale pass)
+// where the runtime cannot say.
+inline sgemm_tune_kernels::ClusterSlots kernel_clusters(const void *kernel, const SgemmTile &t, int device) {
+  sgemm_tune_kernels::ClusterSlots slots{0, {}};
+  remembered_per_kernel(kernel, device, &slots, [&](sgemm_tune_kernels::ClusterSlots *out) {
+    if (sgemm_tune_kernels::kernel_cluster_slots(kernel, t, device, out) != cudaSuccess) {
+      cudaGetLastError();
+      *out = sgemm_tune_kernels::ClusterSlots{0, {}};
+    }
+    return cudaSuccess;
+  });
+  return slots;
 }
 
 // tile_resident_blocks of `kernel` on `device` (the current one), asked of the runtime once
@@ -274,19 +327,19 @@ inline cudaError_t launch_edge_bodies(const void *const *bodies, const SgemmTile
     const cudaError_t got = cudaGetDevice(&device);
     if (got != cudaSuccess) return got;
   }
-  int sms = 0;
-  if (cluster_split) {
-    sms = cluster_sms(device);
-    // A kernel compiled into the program may be code for an older GPU, run by JIT, whose
-    // cluster barrier traps.
-    if (sms > 0 && raise_smem_limit && !compiled_for_clusters(kernel, device)) sms = 0;
-    if (sms > 0) e.operands |= sgemm_tune_kernels::kOperandClusterSplit;
-  }
+  // A kernel compiled into the program may be code for an older GPU, run by JIT, whose
+  // cluster barrier traps.
+  const bool clusters = cluster_split && device_cluster_slots(device) &&
+                        !(raise_smem_limit && !compiled_for_clusters(kernel, device));
+  if (clusters) e.operands |= sgemm_tune_kernels::kOperandClusterSplit;
   cudaError_t status = raise_smem_limit ? sgemm_tune_kernels::set_tile_smem_limit(kernel, t) : cudaSuccess;
   int slots = 0;
   if (status == cudaSuccess && needs_slots) status = resident_blocks(kernel, t, device, &slots);
   if (status != cudaSuccess) return status;
-  return sgemm_tune_kernels::launch_tile_edges(kernel, t, splits, e, stream, slots, sms);
+  // The clusters this kernel holds at once, which its launch is held to (cluster_split_fits).
+  const sgemm_tune_kernels::ClusterSlots own =
+      clusters ? kernel_clusters(kernel, t, device) : sgemm_tune_kernels::ClusterSlots{0, {}};
+  return sgemm_tune_kernels::launch_tile_edges(kernel, t, splits, e, stream, slots, clusters ? &own : nullptr);
 }
 
 // The edge kernel (plain B) and the kernel of any operands (B transposed), from source.
@@ -807,7 +860,7 @@ inline cudaError_t choose_route(const GpuTable *gpus, int gpu_count, const RowMa
     sgemm_tune_kernels::TunedShape shapes[kMaxEntries];
     const int n = table_shapes(table, shapes);
     const sgemm_tune_kernels::Selection s = select_for_product(shapes, n, product, sms, tail_split_allowed(table),
-                                                               cluster_split_allowed(table, out->device));
+                                                               cluster_split_slots(table, out->device));
     if (s.entry >= 0) {
       out->rule = found.rule;
       route_selection(table, s, product, Packing::when_faster, out);
@@ -822,7 +875,7 @@ inline cudaError_t choose_route(const GpuTable *gpus, int gpu_count, const RowMa
                ? cudaSuccess
                : cudaErrorInvalidValue;
   const sgemm_tune_kernels::Selection s =
-      select_for_product(&kDefaultEntry, 1, product, sms, true, cluster_sms(out->device) > 0);
+      select_for_product(&kDefaultEntry, 1, product, sms, true, device_cluster_slots(out->device));
   if (s.entry < 0) return cudaErrorInvalidValue;  // beyond what the default tile's int arithmetic takes
   out->path = s.edges ? Path::default_edges : Path::default_fast;
   out->splits = s.splits;
@@ -1107,7 +1160,7 @@ inline cudaError_t measure_route(const GpuTable *gpus, int gpu_count, const RowM
   sgemm_tune_kernels::Selection picks[kMeasuredCandidates];
   const int selections =
       select_candidates(shapes, n, product, sms, picks, kMeasuredCandidates, tail_split_allowed(*found.table),
-                        cluster_split_allowed(*found.table, start.device));
+                        cluster_split_slots(*found.table, start.device));
   if (selections == 0) return cudaSuccess;
   // Each selection on the kernel kernel_kind predicts, and the first also on the others
   // (measured_kinds).
@@ -1258,7 +1311,7 @@ inline cudaError_t route_choice(const GpuTable *gpus, int gpu_count, const RowMa
   const sgemm_tune_kernels::Selection s{sgemm_tune_kernels::SelectKind::predicted, entry, edges, n,
                                         sgemm_tune_kernels::predict_time(shape, g.M, g.N, g.K, sms, edges, n,
                                                                          sgemm_tune_kernels::split_adds(edge.operands),
-                                                                         cluster_split_allowed(*found.table, out->device))};
+                                                                         cluster_split_slots(*found.table, out->device))};
   out->rule = found.rule;
   route_selection(*found.table, s, product, packing, out);
   // The kernel of any operands has no tail split, nor the machine code of an older header.

@@ -253,7 +253,7 @@ inline TailSplit model_tail_split(const TunedShape &e, long long M, long long N,
 // predict_time with the entry's unit_ps already known (select_kernel computes it once per
 // entry, not once per split: the selection runs on every call).
 inline double predict_time_at(const TunedShape &e, double ps_per_unit, long long M, long long N, long long K, int sms,
-                              bool edges, int splits, SplitAdds adds, bool cluster_split) {
+                              bool edges, int splits, SplitAdds adds, const ClusterSlots *clusters) {
   const bool tail = edges && splits == kEdgeTailSplit;
   const double few_warps = edges && tile_threads(e.tile) <= 64 ? kFewWarpEdgeSlowdown : 1.0;
   if (edges && splits == kEdgeFillSplit)
@@ -276,10 +276,10 @@ inline double predict_time_at(const TunedShape &e, double ps_per_unit, long long
   const double units = edges ? block_units(e, tiles_over(M, N, e.tile) * splits, per_split, sms)
                              : fast_units(e, M, N, K, sms);
   double time = kLaunchPs + units * ps_per_unit;
-  // Split as clusters (cluster_split_fits): split 0 stores C as an unsplit tile does, and the
-  // others, waiting on it, add theirs. Otherwise the scale pass first, a launch, then every
-  // split adding all of C once.
-  if (splits > 1 && cluster_split && cluster_split_fits(splits, tiles_over(M, N, e.tile), sms))
+  // Split as clusters (cluster_split_fits, at the entry's blocks per SM): split 0 stores C as
+  // an unsplit tile does, and the others, waiting on it, add theirs. Otherwise the scale pass
+  // first, a launch, then every split adding all of C once.
+  if (splits > 1 && clusters && cluster_split_fits(splits, tiles_over(M, N, e.tile), *clusters, resident_blocks(e)))
     time += 4.0 * static_cast<double>(M) * static_cast<double>(N) * splits / rate;
   else if (splits > 1)
     time += kLaunchPs + 4.0 * static_cast<double>(M) * static_cast<double>(N) * (splits + 2) / rate;
@@ -300,11 +300,12 @@ inline bool k_split_fits(const SgemmTile &t, long long K, int splits) {
 // The predicted time, in picoseconds, of entry e's kernel on M x N x K with `sms` SMs: the
 // edge kernel with K split `splits` ways (kEdgeTailSplit: the tail split; kEdgeFillSplit: the split
 // that fills the GPU, at the entry's residency), adding its parts as `adds`
-// says, when `edges`, else the fast kernel (splits 1). `cluster_split`: a split of K that
-// cluster_split_fits on these SMs runs as clusters, with no scale pass (kOperandClusterSplit).
+// says, when `edges`, else the fast kernel (splits 1). `clusters`: the GPU's ClusterSlots at
+// one block per SM, where a split of K that cluster_split_fits them at the entry's blocks per
+// SM runs as clusters, with no scale pass (kOperandClusterSplit); null where none does.
 inline double predict_time(const TunedShape &e, long long M, long long N, long long K, int sms, bool edges,
-                           int splits, SplitAdds adds, bool cluster_split = false) {
-  return detail::predict_time_at(e, detail::unit_ps(e, sms), M, N, K, sms, edges, splits, adds, cluster_split);
+                           int splits, SplitAdds adds, const ClusterSlots *clusters = nullptr) {
+  return detail::predict_time_at(e, detail::unit_ps(e, sms), M, N, K, sms, edges, splits, adds, clusters);
 }
 
 // The predicted cost, in picoseconds, of packing `a_floats` and `b_floats` floats (0: that
@@ -368,12 +369,12 @@ inline int exact_plain_entry(const TunedShape *entries, int count, long long M, 
 // kernels can read the operands; `sms`: the GPU's SM count; `adds`: how a split of K adds its
 // parts into this product's C (split_adds). Each edge kernel is weighed at every split of
 // kSplitChoices and, unless `tail_split` is false (a replay of timings taken before the
-// edge kernel had it), with the tail split; with `cluster_split`, its splits that
-// cluster_split_fits as clusters (false: the GPU or the machine code has none, or a replay
-// of timings taken before).
+// edge kernel had it), with the tail split; with `clusters` (the GPU's ClusterSlots at one
+// block per SM), its splits that cluster_split_fits as clusters (null: the GPU or the
+// machine code has none, or a replay of timings taken before).
 inline int select_kernels(const TunedShape *entries, int count, long long M, long long N, long long K,
                           const FastOperands &fast, int sms, SplitAdds adds, Selection *out, int capacity,
-                          bool tail_split = true, bool cluster_split = false) {
+                          bool tail_split = true, const ClusterSlots *clusters = nullptr) {
   if (capacity < 1 || M <= 0 || N <= 0 || K <= 0) return 0;
   const int exact = exact_plain_entry(entries, count, M, N, K, fast);
   if (exact >= 0) {
@@ -384,7 +385,7 @@ inline int select_kernels(const TunedShape *entries, int count, long long M, lon
   double ps_per_unit = 0;
   auto consider = [&](int i, bool edges, int splits) {
     const double time =
-        detail::predict_time_at(entries[i], ps_per_unit, M, N, K, sms, edges, splits, adds, cluster_split);
+        detail::predict_time_at(entries[i], ps_per_unit, M, N, K, sms, edges, splits, adds, clusters);
     // A prediction that is not a finite positive time (an entry's figures out of all
     // reason) never wins, nor blocks a later one.
     if (!(time > 0 && time < 1e300)) return;

@@ -401,37 +401,85 @@ TEST(SelectKernel, ClusterSplitsSkipTheScalePass) {
   using sgemm_tune_kernels::predict_time;
   using sgemm_tune_kernels::TunedShape;
   const TunedShape entries[] = {{4096, 4096, 4096, kSeedTile, 95.0, 45.0}};
+  const sgemm_tune_kernels::ClusterSlots any_sms = sgemm_tune_kernels::uniform_cluster_slots(132);
+  const sgemm_tune_kernels::ClusterSlots *clusters = &any_sms, *none = nullptr;
   // 256 x 256 is 8 seed tiles (128 x 64): up to 16 ways fill 132 SMs a block each.
   for (int splits : {2, 3, 4, 6, 8}) {
-    EXPECT_TRUE(cluster_split_fits(splits, 8, 132));
-    EXPECT_LT(predict_time(entries[0], 256, 256, 2048, 132, true, splits, kVector, true),
-              predict_time(entries[0], 256, 256, 2048, 132, true, splits, kVector, false) - 3.0e6)
+    EXPECT_TRUE(cluster_split_fits(splits, 8, any_sms));
+    EXPECT_LT(predict_time(entries[0], 256, 256, 2048, 132, true, splits, kVector, clusters),
+              predict_time(entries[0], 256, 256, 2048, 132, true, splits, kVector, none) - 3.0e6)
         << splits;
   }
   for (int splits : {1, 12, 64}) {
-    EXPECT_FALSE(cluster_split_fits(splits, 8, 132));
-    EXPECT_DOUBLE_EQ(predict_time(entries[0], 256, 256, 2048, 132, true, splits, kVector, true),
-                     predict_time(entries[0], 256, 256, 2048, 132, true, splits, kVector, false))
+    EXPECT_FALSE(cluster_split_fits(splits, 8, any_sms));
+    EXPECT_DOUBLE_EQ(predict_time(entries[0], 256, 256, 2048, 132, true, splits, kVector, clusters),
+                     predict_time(entries[0], 256, 256, 2048, 132, true, splits, kVector, none))
         << splits;
   }
   // More blocks than SMs: the scale pass, priced so. 1024 x 1024 is 128 seed tiles.
-  EXPECT_FALSE(cluster_split_fits(2, 128, 132));
-  EXPECT_TRUE(cluster_split_fits(2, 66, 132));
-  EXPECT_FALSE(cluster_split_fits(2, 67, 132));
-  EXPECT_DOUBLE_EQ(predict_time(entries[0], 1024, 1024, 1024, 132, true, 2, kVector, true),
-                   predict_time(entries[0], 1024, 1024, 1024, 132, true, 2, kVector, false));
-  EXPECT_FALSE(cluster_split_fits(sgemm_tune_kernels::kMaxClusterSplit + 1, 1, 132));
+  EXPECT_FALSE(cluster_split_fits(2, 128, any_sms));
+  EXPECT_TRUE(cluster_split_fits(2, 66, any_sms));
+  EXPECT_FALSE(cluster_split_fits(2, 67, any_sms));
+  EXPECT_DOUBLE_EQ(predict_time(entries[0], 1024, 1024, 1024, 132, true, 2, kVector, clusters),
+                   predict_time(entries[0], 1024, 1024, 1024, 132, true, 2, kVector, none));
+  EXPECT_FALSE(cluster_split_fits(sgemm_tune_kernels::kMaxClusterSplit + 1, 1, any_sms));
   // 256 x 128 x 64 on the seed tile: 4 tiles, 4 K slices. With the scale pass no split
   // pays; as clusters one does.
   sgemm_tune_kernels::Selection with_pass{}, with_clusters{};
   ASSERT_EQ(sgemm_tune_kernels::select_kernels(entries, 1, 256, 128, 64, kNoFastReads, 132, kVector, &with_pass, 1,
-                                               false, false),
+                                               false, none),
             1);
   ASSERT_EQ(sgemm_tune_kernels::select_kernels(entries, 1, 256, 128, 64, kNoFastReads, 132, kVector,
-                                               &with_clusters, 1, false, true),
+                                               &with_clusters, 1, false, clusters),
             1);
   EXPECT_EQ(with_pass.splits, 1);
-  EXPECT_TRUE(cluster_split_fits(with_clusters.splits, 4, 132)) << with_clusters.splits;
+  EXPECT_TRUE(cluster_split_fits(with_clusters.splits, 4, any_sms)) << with_clusters.splits;
+}
+
+// A cluster's blocks run on one GPC, so a GPU holds fewer clusters at once than its SMs over
+// the cluster's size where its GPCs leave SMs over: a split whose clusters it cannot hold at
+// once (they would run in two waves) is priced after the scale pass, and more blocks per SM
+// hold more clusters.
+TEST(SelectKernel, ClustersAreHeldToWhatTheGpcsHoldAtOnce) {
+  using sgemm_tune_kernels::ClusterSlots;
+  using sgemm_tune_kernels::cluster_split_fits;
+  using sgemm_tune_kernels::predict_time;
+  using sgemm_tune_kernels::TunedShape;
+  // Without the GPCs: any SMs hold a cluster, as the rule was before.
+  const ClusterSlots any_sms = sgemm_tune_kernels::uniform_cluster_slots(132);
+  EXPECT_EQ(any_sms.sms, 132);
+  EXPECT_EQ(any_sms.at_once[2], 66);
+  EXPECT_EQ(any_sms.at_once[6], 22);
+  EXPECT_EQ(any_sms.at_once[8], 16);
+  EXPECT_EQ(sgemm_tune_kernels::uniform_cluster_slots(132, 2).at_once[6], 44);
+  // 132 SMs in GPCs of 18, 18, 18, 16, 16, 16, 16 and 14: 19 clusters of 6 at one block per SM.
+  ClusterSlots gpcs = any_sms;
+  const int gpc_sms[] = {18, 18, 18, 16, 16, 16, 16, 14};
+  for (int size = 2; size <= sgemm_tune_kernels::kMaxClusterSplit; ++size) {
+    gpcs.at_once[size] = 0;
+    for (int g : gpc_sms) gpcs.at_once[size] += g / size;
+  }
+  ASSERT_EQ(gpcs.at_once[6], 19);
+  // 20 tiles split 6 ways: 120 blocks, fewer than the SMs, but 20 clusters.
+  EXPECT_TRUE(cluster_split_fits(6, 20, any_sms));
+  EXPECT_FALSE(cluster_split_fits(6, 20, gpcs));
+  EXPECT_TRUE(cluster_split_fits(6, 19, gpcs));
+  EXPECT_TRUE(cluster_split_fits(6, 20, gpcs, 2));  // two blocks an SM: at least 38 clusters
+  EXPECT_FALSE(cluster_split_fits(6, 23, gpcs, 2));  // still no more blocks than SMs
+  // 2442 x 118 x 151 (20 tiles of 128 x 128, a tile of one block per SM)
+  // split 6 ways: priced as clusters where any SMs hold them, after the scale pass where the
+  // GPCs do not.
+  TunedShape one_block = {256, 256, 4096, {128, 128, 16, 32, 64, 2, 8, 4, 3, 1, 1}, 115.0, 22.5, 1};
+  ASSERT_EQ(sgemm_tune_kernels::detail::tiles_over(2442, 118, one_block.tile), 20);
+  const double as_clusters = predict_time(one_block, 2442, 118, 151, 132, true, 6, kVector, &any_sms);
+  const double after_pass = predict_time(one_block, 2442, 118, 151, 132, true, 6, kVector, nullptr);
+  EXPECT_LT(as_clusters, after_pass);
+  EXPECT_DOUBLE_EQ(predict_time(one_block, 2442, 118, 151, 132, true, 6, kVector, &gpcs), after_pass);
+  // The same tile at two blocks per SM fits either way.
+  TunedShape two_blocks = one_block;
+  two_blocks.blocks_per_sm = 2;
+  EXPECT_LT(predict_time(two_blocks, 2442, 118, 151, 132, true, 6, kVector, &gpcs),
+            predict_time(two_blocks, 2442, 118, 151, 132, true, 6, kVector, nullptr));
 }
 
 // Packing pays where the product is large against its operands (it is read K times over),

@@ -132,6 +132,13 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
                 s.blas_product ? 1 : 0, s.blas_ops);
   }
   std::printf("# sms,%d\n", sms);
+  // The clusters this GPU holds at once at one block per SM, which the selection holds a
+  // split as clusters to (replay_sweep reads them back).
+  if (const k::ClusterSlots *slots = rt::device_cluster_slots(device)) {
+    std::printf("# cluster_slots");
+    for (int size = 2; size <= k::kMaxClusterSplit; ++size) std::printf(",%d", slots->at_once[size]);
+    std::printf("\n");
+  }
   std::printf("# timing,%s\n", graph_stream != nullptr ? "graphs" : "stream");
   std::printf("choice,problem,set,layout,ops,M,N,K,lda,ldb,ldc,offset,cublas_ms,chosen_entry,chosen_kernel,"
               "chosen_splits,entry,kernel,splits,predicted_ms,ms,error\n");

@@ -5,7 +5,7 @@
 // set the geometric means of cuBLAS time / chosen time and of the oracle's, so that a change
 // of the selection's model is judged on thousands of measured choices before a GPU run.
 //   replay_sweep SWEEP.csv [--quiet] [--measured N] [--sets SET,SET...] [--min SET=PERCENT ...]
-//                [--no-tail-split] [--cluster-split]
+//                [--no-tail-split] [--cluster-split] [--cluster-slots N2,N3,...,N8]
 // --measured: replay a header that measures its choice (sgemm_tune::Dispatch::measured): of
 // the N kernels the selection ranks fastest (and the first one's other ways of packing,
 // measured_kinds), the one the sweep measured fastest.
@@ -19,7 +19,14 @@
 // --cluster-split: the selection of a GPU and machine code that split K as clusters where
 // cluster_split_fits, with no scale pass (kOperandClusterSplit): for a sweep of kernels that
 // did so. Without it the selection prices every split with the scale pass, as the sweeps
-// taken before clusters ran them (a sweep does not say which it timed).
+// taken before clusters ran them (a sweep does not say which it timed). The clusters the GPU
+// holds at once at one block per SM (ClusterSlots), which a split as clusters is held to,
+// are read from the sweep's "# cluster_slots" line (bench_shapes writes it since session 38);
+// a sweep without one is replayed as if any SMs held a cluster (uniform_cluster_slots), as
+// the header chose before, unless --cluster-slots gives them: N2 .. N8, the clusters of 2 to
+// 8 blocks (it implies --cluster-split). A split the GPU's clusters no longer fit is priced
+// after the scale pass, but a sweep taken before timed it as clusters: where the replay
+// chooses one, its time is the clusters'.
 // --no-tail-split: the selection without the edge kernel's tail split (splits 0), as it chose
 // before it had one; a sweep that holds no tail split is replayed so anyway. A sweep that never
 // timed a transposed B packed alone (kernel "packed-transposed") is replayed without that path.
@@ -120,7 +127,8 @@ double geometric_mean(const std::vector<double> &v) {
 int main(int argc, char **argv) {
   const auto usage = [] {
     std::fprintf(stderr, "usage: replay_sweep SWEEP.csv [--quiet] [--measured N] [--sets SET,SET...] "
-                         "[--min SET=PERCENT ...] [--no-tail-split] [--cluster-split]\n");
+                         "[--min SET=PERCENT ...] [--no-tail-split] [--cluster-split] "
+                         "[--cluster-slots N2,N3,...,N8]\n");
     return 2;
   };
   if (argc < 2) return usage();
@@ -130,6 +138,7 @@ int main(int argc, char **argv) {
   std::set<std::string> only;              // --sets; empty: every set
   bool no_tail_split = false;              // the selection as it was before the tail split
   bool cluster_split = false;              // splits of K as clusters, priced without the scale pass
+  std::vector<int> given_slots;            // --cluster-slots: clusters of 2 .. 8 blocks at once
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--quiet") {
@@ -137,6 +146,10 @@ int main(int argc, char **argv) {
     } else if (arg == "--no-tail-split") {
       no_tail_split = true;
     } else if (arg == "--cluster-split") {
+      cluster_split = true;
+    } else if (arg == "--cluster-slots" && i + 1 < argc) {
+      for (const std::string &n : split_csv(argv[++i])) given_slots.push_back(int_field(n, "--cluster-slots", 1));
+      if (given_slots.size() != k::kMaxClusterSplit - 1) return usage();
       cluster_split = true;
     } else if (arg == "--measured" && i + 1 < argc) {
       char *end = nullptr;
@@ -168,6 +181,7 @@ int main(int argc, char **argv) {
   // How the sweep timed (bench_shapes --sweep writes "# timing,stream" or "# timing,graphs";
   // sweeps before session 37 say nothing and timed back to back).
   std::string timing = "stream";
+  std::vector<int> sweep_slots;  // "# cluster_slots,N2,...,N8"
   std::string line;
   int line_number = 0;
   // A sweep taken before the edge kernel had the tail split holds no timing of it: the replay
@@ -180,6 +194,10 @@ int main(int argc, char **argv) {
     const std::vector<std::string> f = split_csv(line);
     if (f.size() == 2 && f[0] == "# sms") sms = int_field(f[1], where, 1);
     if (f.size() == 2 && f[0] == "# timing") timing = f[1];
+    if (f.size() == k::kMaxClusterSplit && f[0] == "# cluster_slots") {
+      sweep_slots.clear();
+      for (std::size_t i = 1; i < f.size(); ++i) sweep_slots.push_back(int_field(f[i], where, 1));
+    }
     if (f.empty() || (f[0] != "entry" && f[0] != "choice") || (f.size() > 1 && (f[1] == "M" || f[1] == "problem")))
       continue;
     if (f[0] == "entry") {
@@ -235,6 +253,12 @@ int main(int argc, char **argv) {
   if (entries.empty() || problems.empty())
     fail(std::string(argv[1]) + " holds no entries or no choices" + (only.empty() ? "" : " of the sets asked for"));
 
+  // The clusters the selection holds a split to: given, else the sweep's, else any SMs'.
+  k::ClusterSlots slots = k::uniform_cluster_slots(sms);
+  const std::vector<int> &known_slots = given_slots.empty() ? sweep_slots : given_slots;
+  for (std::size_t i = 0; i < known_slots.size(); ++i) slots.at_once[i + 2] = known_slots[i];
+  const char *slots_from = !given_slots.empty() ? "given" : !sweep_slots.empty() ? "the sweep's" : "uniform";
+
   std::map<std::string, std::vector<double>> chosen_ratio, oracle_ratio;
   // The same by whether A's and B's rows start 16-byte aligned, as the header reads them
   // (a_rows_aligned16, b_rows_aligned16): the rest run on the narrow bodies or are packed
@@ -257,7 +281,7 @@ int main(int argc, char **argv) {
     k::Selection candidates[rt::kMaxMeasuredCandidates];
     const int found =
         rt::select_candidates(entries.data(), static_cast<int>(entries.size()), product, sms, candidates, measured,
-                              sweep_has_tail_split && !no_tail_split, cluster_split);
+                              sweep_has_tail_split && !no_tail_split, cluster_split ? &slots : nullptr);
     const auto kind_of = [&](const k::Selection &c) {
       return kind_name(
           rt::kernel_kind(c, entries[c.entry].tile, product, rt::Packing::when_faster, true, sweep_has_transposed));
@@ -322,6 +346,11 @@ int main(int argc, char **argv) {
               problems.size(), entries.size(), sms, problems.size() - unswept, unswept, agree);
   if (timing == "graphs")
     std::printf("timed as CUDA graphs (bench_shapes --sweep --graphs): the GPU's time, without the host's per call\n");
+  if (cluster_split) {
+    std::printf("splits as clusters held to %s clusters at once (2 .. %d blocks:", slots_from, k::kMaxClusterSplit);
+    for (int size = 2; size <= k::kMaxClusterSplit; ++size) std::printf(" %d", slots.at_once[size]);
+    std::printf(")\n");
+  }
   bool below = false;
   for (const auto &[set, ratios] : oracle_ratio) {
     const std::vector<double> &mine = chosen_ratio[set];

@@ -120,12 +120,16 @@ int run(const BestArgs &a) {
   // run, whether the fast kernel can read the operands, and how a split adds its parts, by
   // the header's own rules.
   // A GPU of compute capability 9.0 or newer launches clusters, and an emitted header splits
-  // K as clusters there where cluster_split_fits.
+  // K as clusters there where cluster_split_fits the clusters its GPCs hold at once. The
+  // database records the SMs, not the GPCs: here any SMs are taken to hold a cluster
+  // (uniform_cluster_slots), which on a GPU whose GPCs leave SMs over (an H100: 19 clusters of
+  // 6 blocks, not 22) may price as clusters a split the header prices after the scale pass.
   const int sms = entries.empty() ? 0 : recorded_sm_count(db, entries.front().run_id);
   const bool clusters = !entries.empty() && std::atoi(entries.front().compute_capability.c_str()) >= 9;
+  const sgemm_tune_kernels::ClusterSlots uniform = sgemm_tune_kernels::uniform_cluster_slots(sms);
   const sgemm_tune_kernels::RowMajorGemm product = shape_product(shape, 1.0f, nullptr, nullptr, 0.0f, nullptr);
   const sgemm_tune_kernels::Selection s = sgemm_tune_kernels::select_for_product(
-      shapes.data(), static_cast<int>(shapes.size()), product, sms, true, clusters);
+      shapes.data(), static_cast<int>(shapes.size()), product, sms, true, clusters ? &uniform : nullptr);
   // A B that stays transposed is read by the kernel of any operands (which has no tail split).
   const bool any_kernel = sgemm_tune_kernels::needs_any_kernel(product);
   const char *edge_kernel = any_kernel ? "any" : "edges";

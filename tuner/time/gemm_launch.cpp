@@ -17,8 +17,7 @@ CandidateKernel::CandidateKernel(const CompiledKernel &compiled)
   if (e == cudaErrorInvalidConfiguration)
     throw CudaError("a stream-K kernel that no SM can hold (0 resident blocks) cannot be launched", e);
   SGEMM_CUDA_CHECK(e);
-  if (sgemm_tune_kernels::device_launches_clusters(device))
-    SGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&cluster_sms_, cudaDevAttrMultiProcessorCount, device));
+  clusters_ = sgemm_tune_kernels::device_launches_clusters(device);
   for (const CompanionKernel &c : compiled.companions) {
     // The cubin holds the bodies the run's shapes take (c.bodies), each named from the plain
     // body's symbol as the generated header's run-time names it, and is loaded by the first
@@ -31,13 +30,20 @@ CandidateKernel::CandidateKernel(const CompiledKernel &compiled)
                                c.lowered_name);
       return std::string(symbol);
     };
-    EdgeKernel edge{c.variant, LoadedKernel::load(c.cubin, symbol_of(first_edge_body(c.bodies))), {}, {}};
+    EdgeKernel edge{c.variant, LoadedKernel::load(c.cubin, symbol_of(first_edge_body(c.bodies))), {}, {}, {}};
     for (int body = 0; body < sgemm_tune_kernels::kEdgeBodies; ++body) {
       if (!(c.bodies & edge_body_bit(body))) continue;
       edge.bodies[body] = edge.cubin.other(symbol_of(body));
       SGEMM_CUDA_CHECK(sgemm_tune_kernels::set_tile_smem_limit(edge.bodies[body], tile_, device));
       SGEMM_CUDA_CHECK(sgemm_tune_kernels::tile_resident_blocks(reinterpret_cast<const void *>(edge.bodies[body]),
                                                                 tile_, device, &edge.resident_blocks[body]));
+      // Where the runtime cannot say, no SMs: the body's splits take the scale pass, as the
+      // generated header's would (kernel_clusters in sgemm_tuned_runtime.cuh).
+      if (clusters_ && sgemm_tune_kernels::kernel_cluster_slots(reinterpret_cast<const void *>(edge.bodies[body]),
+                                                                tile_, device, &edge.clusters[body]) != cudaSuccess) {
+        cudaGetLastError();
+        edge.clusters[body] = sgemm_tune_kernels::ClusterSlots{0, {}};
+      }
     }
     edge_kernels_.push_back(std::move(edge));
   }
@@ -63,13 +69,13 @@ void CandidateKernel::launch(const GemmArgs &a, cudaStream_t stream) const {
   if (!edge->bodies[e.body])
     throw std::logic_error("shape " + a.shape.to_string() + " needs edge body " + std::to_string(e.body) +
                            ", which the candidate was not compiled with");
-  if (cluster_sms_ > 0) e.operands |= sgemm_tune_kernels::kOperandClusterSplit;
+  if (clusters_) e.operands |= sgemm_tune_kernels::kOperandClusterSplit;
   const int splits = sgemm_tune_kernels::tile_kernel_splits(variant == KernelVariant::edges
                                                                 ? sgemm_tune_kernels::TileKernel::edges
                                                                 : sgemm_tune_kernels::TileKernel::any);
   SGEMM_CUDA_CHECK(sgemm_tune_kernels::launch_tile_edges(reinterpret_cast<const void *>(edge->bodies[e.body]), tile_,
                                                          splits, e, stream, edge->resident_blocks[e.body],
-                                                         cluster_sms_));
+                                                         clusters_ ? &edge->clusters[e.body] : nullptr));
 }
 
 int CandidateKernel::runtime_blocks_per_sm() const {

@@ -38,20 +38,23 @@ class CandidateKernel {
 
  private:
   // An edge kernel or kernel of any operands, loaded with its shared-memory limit raised:
-  // its kernel per body (kEdgeBody*; null for a body the run did not compile), and the
-  // blocks the GPU holds of each (the slots its tail split fills).
+  // its kernel per body (kEdgeBody*; null for a body the run did not compile), the blocks
+  // the GPU holds of each (the slots its tail split fills) and, where the GPU launches
+  // clusters, the clusters of each size it holds at once (what a split as clusters is held
+  // to, kernel_cluster_slots).
   struct EdgeKernel {
     KernelVariant variant;
     LoadedKernel cubin;
     cudaKernel_t bodies[sgemm_tune_kernels::kEdgeBodies];
     int resident_blocks[sgemm_tune_kernels::kEdgeBodies];
+    sgemm_tune_kernels::ClusterSlots clusters[sgemm_tune_kernels::kEdgeBodies];
   };
 
   LoadedKernel kernel_;
   SgemmTile tile_;
   int persistent_blocks_ = 0;  // tile_persistent_blocks: the grid of a stream-K launch
-  int cluster_sms_ = 0;        // the GPU's SMs where it launches clusters (a split of K may run as
-                               // clusters, cluster_split_fits), else 0
+  bool clusters_ = false;      // whether the GPU launches clusters (a split of K may run as
+                               // clusters, cluster_split_fits)
   std::vector<EdgeKernel> edge_kernels_;
 };
 

@@ -44,6 +44,17 @@
 //       launches), through sgemm_launch.h's launch_tile_edges, at beta 0, beside cuBLAS.
 //       Every way's C is checked against cuBLAS's at beta 0 over a NaN-filled C and at beta
 //       0.5 (relative Frobenius error under 1e-4); a way that fails is marked WRONG.
+//   small_products waves  whether a split as clusters runs in two waves where the GPU cannot
+//       hold all its clusters at once: a cluster's blocks run on one GPC, so at one block per
+//       SM a GPU of 132 SMs in GPCs of 14-18 holds fewer than 132 / s clusters of s. Prints
+//       the clusters of 2-8 blocks the GPU holds at once at one block per SM (the runtime's
+//       device_cluster_slots) and those of the 128 x 128 x 16 tile's edge kernel (8 warps, one
+//       block per SM: kernel_cluster_slots), then times (128 t) x 128 x 1024 on that tile
+//       for t = 12 .. 26 tiles, split 4 and 6 ways as clusters (forced, whatever fits) and
+//       after the scale pass, at beta 0, each checked against cuBLAS. Predicted: the clusters'
+//       time doubles where t passes the kernel's clusters at once, the scale pass's does not.
+//       (On the H100 of session 37 such splits took 2.2-3.0x their predicted time, every other
+//       split as clusters at most 1.9x: bench/results/2026-12-05-h100-small-splits, RUN.md.)
 //
 // Build (nvcc needs no GPU):
 //   nvcc -std=c++17 -O2 -arch=sm_90 -Ikernel_templates -Itools/bench_shapes \
@@ -62,6 +73,7 @@
 #include "bench_common.cuh"  // tools/bench_shapes: CHECK, fill, events_ms, median, capture_round, graph_round_ms
 #include "sgemm_double_buffered.cuh"
 #include "sgemm_launch.h"
+#include "sgemm_tuned_runtime.cuh"  // device_cluster_slots
 
 namespace k = sgemm_tune_kernels;
 using bench_shapes::events_ms;
@@ -381,7 +393,8 @@ void run_split(cublasHandle_t h, cudaStream_t stream) {
   };
   const Product products[] = {{80, 1588, 76},  {248, 76, 72},   {95, 709, 116},  {1009, 114, 140}, {2442, 118, 151},
                               {263, 88, 281},  {128, 128, 128}, {256, 256, 256}, {512, 512, 512},  {1000, 1000, 1000}};
-  constexpr int kForceClusters = 1 << 20;  // "SMs" enough that every split runs as clusters
+  // Slots enough that every split runs as clusters, however many blocks it makes.
+  const k::ClusterSlots force_clusters = k::uniform_cluster_slots(1 << 20);
   std::printf("%-16s %-22s %6s %-8s %7s %9s %9s %9s %s\n", "product", "tile", "splits", "as", "blocks", "stream",
               "graph", "x cublas", "check");
   int wrong = 0;
@@ -402,7 +415,7 @@ void run_split(cublasHandle_t h, cudaStream_t stream) {
       const SplitWay &x = ways[w];
       return k::launch_tile_edges(x.tile->function, x.tile->tile, x.splits, p.M, p.N, p.K, kAlpha, o.A, p.K, o.B, p.N,
                                   beta, o.C, p.N, x.clusters ? int(k::kOperandClusterSplit) : 0, stream, 0,
-                                  x.clusters ? kForceClusters : 0);
+                                  x.clusters ? &force_clusters : nullptr);
     };
     const std::string label = describe(p);
     const auto times = time_ways(n, [&](int w) { return call_at(w, 0.0f); }, stream, label.c_str());
@@ -448,12 +461,83 @@ void run_split(cublasHandle_t h, cudaStream_t stream) {
   if (wrong) std::exit(1);
 }
 
+// The mode waves (see the top of the file).
+void run_waves(cublasHandle_t h, cudaStream_t stream) {
+  int device = 0;
+  CHECK(cudaGetDevice(&device));
+  const k::ClusterSlots *gpu = sgemm_tune_runtime::device_cluster_slots(device);
+  if (gpu == nullptr) {
+    std::printf("this GPU launches no clusters\n");
+    return;
+  }
+  const SplitTile tile = split_tile<128, 128, 16, 32, 64, 2, 8, 4, 3, 1, 1>("128x128x16 w32x64 t8x4 s3");
+  k::ClusterSlots own{};
+  CHECK(k::kernel_cluster_slots(tile.function, tile.tile, device, &own));
+  int per_sm = 0;
+  CHECK(k::tile_blocks_per_sm(tile.function, tile.tile, &per_sm));
+  std::printf("clusters at once, sizes 2..%d: GPU at one block per SM", k::kMaxClusterSplit);
+  for (int s = 2; s <= k::kMaxClusterSplit; ++s) std::printf(" %d", gpu->at_once[s]);
+  std::printf("; %s (%d blocks per SM)", tile.name, per_sm);
+  for (int s = 2; s <= k::kMaxClusterSplit; ++s) std::printf(" %d", own.at_once[s]);
+  std::printf("; uniform");
+  for (int s = 2; s <= k::kMaxClusterSplit; ++s) std::printf(" %d", k::uniform_cluster_slots(gpu->sms, per_sm).at_once[s]);
+  std::printf("\n");
+  const k::ClusterSlots force_clusters = k::uniform_cluster_slots(1 << 20);
+  std::printf("%-16s %5s %6s %-8s %7s %7s %9s %9s %9s %s\n", "product", "tiles", "splits", "as", "blocks", "at once",
+              "stream", "graph", "x cublas", "check");
+  int wrong = 0;
+  for (int tiles = 12; tiles <= 26; ++tiles) {
+    const Product p{128 * tiles, 128, 1024};
+    const Operands o(p, stream);
+    struct Way {
+      int splits;
+      bool clusters;
+    };
+    const Way ways[] = {{1, false}, {4, true}, {4, false}, {6, true}, {6, false}};
+    constexpr int n = 6;  // the ways, then cuBLAS
+    const auto call_at = [&](int w, float beta) {
+      if (w == n - 1) return cublas_call(h, p, o, beta);
+      return k::launch_tile_edges(tile.function, tile.tile, ways[w].splits, p.M, p.N, p.K, kAlpha, o.A, p.K, o.B, p.N,
+                                  beta, o.C, p.N, ways[w].clusters ? int(k::kOperandClusterSplit) : 0, stream, 0,
+                                  ways[w].clusters ? &force_clusters : nullptr);
+    };
+    const std::string label = describe(p);
+    const auto times = time_ways(n, [&](int w) { return call_at(w, 0.0f); }, stream, label.c_str());
+    std::vector<float> want(o.nc), got(o.nc);
+    const auto run_once = [&](int w, std::vector<float> *out) {
+      fill_value<<<256, 256, 0, stream>>>(o.C, o.nc, NAN);
+      CHECK(call_at(w, 0.0f));
+      CHECK(cudaStreamSynchronize(stream));
+      CHECK(cudaMemcpy(out->data(), o.C, o.nc * sizeof(float), cudaMemcpyDeviceToHost));
+    };
+    run_once(n - 1, &want);
+    for (int w = 0; w < n; ++w) {
+      std::string check = "-";
+      if (w < n - 1) {
+        run_once(w, &got);
+        const double e = split_error(got, want);
+        wrong += !(e < 1e-4);
+        char text[32];
+        std::snprintf(text, sizeof text, "%s %.1e", e < 1e-4 ? "ok" : "WRONG", e);
+        check = text;
+      }
+      const int splits = w < n - 1 ? ways[w].splits : 0;
+      std::printf("%-16s %5d %6d %-8s %7d %7d %9.2f %9.2f %9.2f %s\n", label.c_str(), tiles, splits,
+                  w == n - 1 ? "cublas" : splits == 1 ? "whole" : ways[w].clusters ? "clusters" : "scale",
+                  w < n - 1 ? tiles * splits : 0, splits > 1 ? own.at_once[splits] : 0, times[w].first, times[w].second,
+                  times[w].second / times[n - 1].second, check.c_str());
+    }
+  }
+  std::printf("%d wrong\n", wrong);
+  if (wrong) std::exit(1);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
   const std::string mode = argc == 2 ? argv[1] : "";
-  if (mode != "pdl" && mode != "floor" && mode != "stages" && mode != "split") {
-    std::fprintf(stderr, "usage: small_products pdl|floor|stages|split\n");
+  if (mode != "pdl" && mode != "floor" && mode != "stages" && mode != "split" && mode != "waves") {
+    std::fprintf(stderr, "usage: small_products pdl|floor|stages|split|waves\n");
     return 2;
   }
   int device = 0;
@@ -474,8 +558,10 @@ int main(int argc, char **argv) {
     run_floor(h, stream);
   else if (mode == "stages")
     run_stages(h, stream);
-  else
+  else if (mode == "split")
     run_split(h, stream);
+  else
+    run_waves(h, stream);
   CHECK(cudaStreamDestroy(stream));
   CHECK_CUBLAS(cublasDestroy(h));
   return failures ? 1 : 0;

@@ -1,26 +1,26 @@
 #!/usr/bin/env bash
-# Call 1 (H100): small_products split (new: tiles of 32, 16 and 8 outputs a thread, K split
-# 1-8 ways as clusters and after the scale pass, graph-timed beside cuBLAS, every way
-# checked); small_products pdl (its beta-1 check against the no-wait control, first run);
-# then session 37's run10 (bench_shapes --sweep --graphs with A's header, first run).
-# Carry [".device"]: devbin.tgz with small_products and bench_shapes-A.
+# Call 1 (H100 or H200): small_products waves (new: the clusters the GPU holds at once, and
+# whether a split as clusters past them takes a second wave), small_products split (new:
+# tiles of 32, 16 and 8 outputs a thread, K split 1-8 ways as clusters and after the scale
+# pass, graph-timed beside cuBLAS, every way checked); small_products pdl (its beta-1 check
+# against the no-wait control, first run); then session 37's run10 (bench_shapes --sweep
+# --graphs with A's header, first run). Carry [".device"]: devbin.tgz with small_products
+# and bench_shapes-A, both built at this folder's commit or later.
 set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
 source bench/results/2026-12-05-h200-edge-shapes/common.sh
 call_start  # common.sh: unpack, T0, G, the header
+timeout 90 .device/small_products waves >"$OUT/waves.txt" 2>&1
+echo "small_products waves exit $? after $(($(date +%s) - T0)) s: $(grep -m1 '^clusters at once' "$OUT/waves.txt")" | tee -a "$G"
+grep -E " (clusters|scale) " "$OUT/waves.txt" | awk '{print $1, $2, $3, $4, $6, $8}' | tee -a "$G"
 timeout 150 .device/small_products split >"$OUT/split.txt" 2>&1
 echo "small_products split exit $? after $(($(date +%s) - T0)) s" | tee -a "$G"
 timeout 90 .device/small_products pdl >"$OUT/pdl.txt" 2>&1
 echo "small_products pdl exit $? after $(($(date +%s) - T0)) s: $(tail -1 "$OUT/pdl.txt")" | tee -a "$G"
 grep -E "no-wait|DIFFERS" "$OUT/pdl.txt" | tee -a "$G"
 R=bench/results/2026-12-05-h100-edge-shapes
-for list in small_problems sweep_problems; do
-  timeout 60 .device/bench_shapes-A --sweep --graphs --sweep-seconds 40 \
-    --problems "$R/$list.txt" >"$OUT/sweep-graphs-$list.csv" 2>&1
-  echo "sweep --graphs $list exit $? after $(($(date +%s) - T0)) s: $(grep -c '^choice,[0-9]' "$OUT/sweep-graphs-$list.csv") choices, $(grep -c ',nan,' "$OUT/sweep-graphs-$list.csv") untimed; $(tail -1 "$OUT/sweep-graphs-$list.csv")" | tee -a "$G"
-done
-gzip -9 "$OUT"/sweep-graphs-*.csv
+sweep_graphs A "$R/small_problems.txt" "$R/sweep_problems.txt"
 # The short table: per product, cuBLAS and the best way of each tile.
 python3 - "$OUT/split.txt" <<'PY' | tee -a "$G"
 import sys, collections
@@ -31,7 +31,7 @@ for line in open(sys.argv[1]):
     if len(f) < 9 or not f[0][0].isdigit() or 'x' not in f[0]:
         continue
     if f[1] == 'cublas':
-        cublas[f[0]] = float(f[7]); continue
+        cublas[f[0]] = float(f[6]); continue
     tile = ' '.join(f[1:4]); rest = f[4:]
     splits, how, blocks, stream, graph = rest[0], rest[1], rest[2], rest[3], float(rest[4])
     key = (f[0], tile)

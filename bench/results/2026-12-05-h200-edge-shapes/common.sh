@@ -77,3 +77,19 @@ bench_round() {
     grep -E "^worst| named " "$log" | cut -c1-130 | tee -a "$G"
   done
 }
+
+# sweep_graphs V LIST...: .device/bench_shapes-V --sweep --graphs (every choice of the header
+# and cuBLAS timed as CUDA graphs) over each problem list LIST (a path), 60 s each, into
+# $OUT/sweep-graphs-NAME.csv.gz (NAME: the list's file name without .txt); counts and the
+# last line into the summary.
+sweep_graphs() {
+  local v=$1 list name csv
+  shift
+  for list in "$@"; do
+    name=$(basename "$list" .txt) csv=$OUT/sweep-graphs-$name.csv
+    timeout 60 ".device/bench_shapes-$v" --sweep --graphs --sweep-seconds 40 --problems "$list" >"$csv" 2>&1
+    echo "sweep --graphs $name exit $? after $(($(date +%s) - T0)) s: $(grep -c '^choice,[0-9]' "$csv") choices, $(grep -c ',nan,' "$csv") untimed; $(tail -1 "$csv")" | tee -a "$G"
+    gzip -9 "$csv"
+  done
+}
+
