@@ -211,8 +211,8 @@ inline cudaError_t launch_tile_edges(const void *kernel, const SgemmTile &t, int
     scale_x = static_cast<unsigned>(tail.rest);
     scale_y = 1u;
   }
-  const bool cluster = (operands & kOperandClusterSplit) && K > 0 && splits != kEdgeTailSplit && clusters &&
-                       cluster_split_fits(splits, static_cast<long long>(plan.grid_x) * plan.grid_y, *clusters);
+  const bool cluster =
+      edge_launch_as_clusters(operands, K, splits, static_cast<long long>(plan.grid_x) * plan.grid_y, clusters);
   if (cluster) {
     int clustered = operands;
     void *args[] = {&M, &N, &K, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc, &clustered};
@@ -244,18 +244,24 @@ inline bool device_launches_clusters(int device) {
 // The ClusterSlots of `kernel` (tile t, its shared-memory limit raised) on `device` (the
 // current one, which launches clusters): for each split of 2 .. kMaxClusterSplit ways, the
 // clusters of that many blocks it holds at once, as the runtime's occupancy calculator
-// says for the launch launch_tile_edges makes.
+// says for the launch launch_tile_edges makes. A size the calculator cannot answer holds
+// none (its splits take the scale pass), and the first such error is returned, the others
+// still asked.
 inline cudaError_t kernel_cluster_slots(const void *kernel, const SgemmTile &t, int device, ClusterSlots *out) {
-  *out = ClusterSlots{0, {}};
-  cudaError_t e = cudaDeviceGetAttribute(&out->sms, cudaDevAttrMultiProcessorCount, device);
-  for (int s = 2; s <= kMaxClusterSplit && e == cudaSuccess; ++s) {
+  *out = ClusterSlots{0, {}, true};
+  cudaError_t first = cudaDeviceGetAttribute(&out->sms, cudaDevAttrMultiProcessorCount, device);
+  for (int s = 2; s <= kMaxClusterSplit && out->sms > 0; ++s) {
     cudaLaunchAttribute attribute;
     const unsigned size = static_cast<unsigned>(s);
     const cudaLaunchConfig_t config = z_cluster_config(dim3(1, 1, size), static_cast<unsigned>(tile_threads(t)),
                                                        tile_smem_bytes(t), nullptr, size, &attribute);
-    e = cudaOccupancyMaxActiveClusters(&out->at_once[s], kernel, &config);
+    const cudaError_t e = cudaOccupancyMaxActiveClusters(&out->at_once[s], kernel, &config);
+    if (e != cudaSuccess) {
+      out->at_once[s] = 0;
+      if (first == cudaSuccess) first = e;
+    }
   }
-  return e;
+  return first;
 }
 
 // Whether an edge launch of `splits` (as launch_tile_edges takes it) over K needs the

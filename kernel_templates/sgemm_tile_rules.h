@@ -356,19 +356,22 @@ enum : int { kMaxClusterSplit = 8 };
 // cluster size s of 2 .. kMaxClusterSplit how many clusters of s blocks it holds at once
 // (at_once[s]; cudaOccupancyMaxActiveClusters). A cluster's blocks all run on one GPC, so
 // where a block fills its SM a GPC of g SMs holds g / s clusters, rounded down: an H100 of
-// 132 SMs in GPCs of 14 to 18 holds about 19 clusters of 6 such blocks at once, not 22.
-// Of one kernel, for its launch (kernel_cluster_slots in sgemm_launch.h); at one block per
-// SM, for the selection, which multiplies at_once by an entry's blocks per SM (a lower
-// bound: a GPC holding n clusters at one block per SM holds at least r n at r).
+// 132 SMs in GPCs of 14 to 18 would hold 19 or 20 clusters of 6 such blocks at once, not 22
+// (the GPCs' sizes are the GPU's to say; session 37's sweeps fit 19). Of one kernel, for its
+// launch (kernel_cluster_slots in sgemm_launch.h); at one block per SM, for the selection,
+// which multiplies at_once by an entry's blocks per SM (a lower bound: a GPC holding n
+// clusters at one block per SM holds at least r n at r). `measured`: asked of the GPU, not
+// assumed (uniform_cluster_slots).
 struct ClusterSlots {
   int sms;
   int at_once[kMaxClusterSplit + 1];  // by cluster size; [0] and [1] unused
+  bool measured;
 };
 
 // The slots of a GPU whose GPCs are not known (a replay, or `sgemm-tune best` away from the
 // GPU): as if any SMs could hold a cluster, sms x blocks_per_sm / s clusters of s blocks.
 SGEMM_TUNE_HD constexpr ClusterSlots uniform_cluster_slots(int sms, int blocks_per_sm = 1) {
-  ClusterSlots c{sms, {}};
+  ClusterSlots c{sms, {}, false};
   for (int s = 2; s <= kMaxClusterSplit; ++s) c.at_once[s] = sms > 0 && blocks_per_sm > 0 ? sms * blocks_per_sm / s : 0;
   return c;
 }
@@ -381,13 +384,24 @@ SGEMM_TUNE_HD constexpr ClusterSlots uniform_cluster_slots(int sms, int blocks_p
 // its own. Split the same ways over more blocks, clusters ran up to 1.5x slower than the
 // scale pass's launches (1000^3 split 3 ways, 384 blocks on 132 SMs:
 // bench/results/2026-12-04-h200-cluster-split). Clusters the GPU cannot hold at once run in a
-// second wave: on the H100, splits of 4 and 6 ways of a tile of one block per SM over
-// 120-128 blocks took 1.6-3.0x their predicted time, where fewer blocks took 0.9-1.7x
-// (bench/results/2026-12-05-h100-small-splits, RUN.md).
+// second wave: in session 37's H100 sweeps, splits of 4 and 6 ways of a tile of one block
+// per SM over 120-128 blocks took 2.2-3.0x their predicted time, every other split as
+// clusters at most 1.9x (geometric mean 1.08-1.18x; bench/results/2026-12-05-h100-small-
+// splits, RUN.md).
 SGEMM_TUNE_HD constexpr bool cluster_split_fits(int splits, long long tiles, const ClusterSlots &c,
                                                 int blocks_per_sm = 1) {
   return splits >= 2 && splits <= kMaxClusterSplit && tiles >= 1 && tiles * splits <= c.sms &&
          tiles <= static_cast<long long>(c.at_once[splits]) * (blocks_per_sm < 1 ? 1 : blocks_per_sm);
+}
+
+// Whether the edge launch of `operands` (kOperand*) splitting K (> 0) `splits` ways
+// (kEdgeFillSplit resolved) over `tiles` output tiles runs as clusters: the caller set
+// kOperandClusterSplit, it is not the tail split, and the split fits the kernel's own
+// `clusters` (null: none known). launch_tile_edges's rule, apart so that it is tested.
+SGEMM_TUNE_HD constexpr bool edge_launch_as_clusters(int operands, int K, int splits, long long tiles,
+                                                     const ClusterSlots *clusters) {
+  return (operands & kOperandClusterSplit) && K > 0 && splits != kEdgeTailSplit && clusters != nullptr &&
+         cluster_split_fits(splits, tiles, *clusters);
 }
 
 // The K slices of BK that split `z` of `splits` takes: [begin, end), an even share of

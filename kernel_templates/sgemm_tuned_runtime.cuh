@@ -175,7 +175,7 @@ inline const sgemm_tune_kernels::ClusterSlots *device_cluster_slots(int device) 
     const void *probe = reinterpret_cast<const void *>(&cluster_probe_kernel<0>);
     bool ok = cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess &&
               cudaFuncSetAttribute(probe, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess;
-    k::ClusterSlots c{sms, {}};
+    k::ClusterSlots c{sms, {}, true};
     for (int size = 2; ok && size <= k::kMaxClusterSplit; ++size) {
       cudaLaunchAttribute attribute;
       const unsigned z = static_cast<unsigned>(size);
@@ -184,8 +184,9 @@ inline const sgemm_tune_kernels::ClusterSlots *device_cluster_slots(int device) 
     }
     if (current != device) cudaSetDevice(current);
     // A probe the runtime cannot ask (a program built for older GPUs alone, whose probe runs
-    // by JIT) leaves the GPCs unknown: any SMs are taken to hold a cluster, as before the
-    // GPCs were asked. Each launch is still held to its own kernel's clusters.
+    // by JIT) leaves the GPCs unknown for the rest of the program: any SMs are taken to hold
+    // a cluster, as before the GPCs were asked (measured false). Each launch is still held to
+    // its own kernel's clusters.
     if (!ok) {
       cudaGetLastError();
       c = k::uniform_cluster_slots(sms);
@@ -257,17 +258,15 @@ inline const sgemm_tune_kernels::ClusterSlots *cluster_split_slots(const GpuTabl
 }
 
 // kernel_cluster_slots of `kernel` on `device` (the current one), asked of the runtime once
-// per kernel and device and then remembered; none (no SMs: every split takes the scale pass)
-// where the runtime cannot say.
+// per kernel and device and then remembered. Where the runtime cannot answer for some sizes,
+// this launch takes those sizes' splits after the scale pass, and the next launch asks again
+// (the error, which the launch does not return, is cleared).
 inline sgemm_tune_kernels::ClusterSlots kernel_clusters(const void *kernel, const SgemmTile &t, int device) {
-  sgemm_tune_kernels::ClusterSlots slots{0, {}};
-  remembered_per_kernel(kernel, device, &slots, [&](sgemm_tune_kernels::ClusterSlots *out) {
-    if (sgemm_tune_kernels::kernel_cluster_slots(kernel, t, device, out) != cudaSuccess) {
-      cudaGetLastError();
-      *out = sgemm_tune_kernels::ClusterSlots{0, {}};
-    }
-    return cudaSuccess;
+  sgemm_tune_kernels::ClusterSlots slots{0, {}, false};
+  const cudaError_t e = remembered_per_kernel(kernel, device, &slots, [&](sgemm_tune_kernels::ClusterSlots *out) {
+    return sgemm_tune_kernels::kernel_cluster_slots(kernel, t, device, out);
   });
+  if (e != cudaSuccess) cudaGetLastError();
   return slots;
 }
 
@@ -338,7 +337,7 @@ inline cudaError_t launch_edge_bodies(const void *const *bodies, const SgemmTile
   if (status != cudaSuccess) return status;
   // The clusters this kernel holds at once, which its launch is held to (cluster_split_fits).
   const sgemm_tune_kernels::ClusterSlots own =
-      clusters ? kernel_clusters(kernel, t, device) : sgemm_tune_kernels::ClusterSlots{0, {}};
+      clusters ? kernel_clusters(kernel, t, device) : sgemm_tune_kernels::ClusterSlots{0, {}, false};
   return sgemm_tune_kernels::launch_tile_edges(kernel, t, splits, e, stream, slots, clusters ? &own : nullptr);
 }
 

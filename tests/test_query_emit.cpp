@@ -482,6 +482,25 @@ TEST(SelectKernel, ClustersAreHeldToWhatTheGpcsHoldAtOnce) {
             predict_time(two_blocks, 2442, 118, 151, 132, true, 6, kVector, nullptr));
 }
 
+// The launch's own rule (launch_tile_edges): clusters only where the caller set the bit,
+// there is K to split, it is not the tail split, and the split fits the kernel's slots.
+TEST(SelectKernel, AnEdgeLaunchRunsAsClustersOnlyWhereItsKernelHoldsThemAtOnce) {
+  using sgemm_tune_kernels::edge_launch_as_clusters;
+  using sgemm_tune_kernels::kOperandClusterSplit;
+  sgemm_tune_kernels::ClusterSlots kernel = sgemm_tune_kernels::uniform_cluster_slots(132);
+  kernel.at_once[6] = 19;
+  EXPECT_TRUE(edge_launch_as_clusters(kOperandClusterSplit, 151, 6, 19, &kernel));
+  EXPECT_FALSE(edge_launch_as_clusters(kOperandClusterSplit, 151, 6, 20, &kernel));  // a second wave
+  EXPECT_TRUE(edge_launch_as_clusters(kOperandClusterSplit, 151, 4, 20, &kernel));
+  EXPECT_FALSE(edge_launch_as_clusters(0, 151, 6, 19, &kernel));                     // not asked for
+  EXPECT_FALSE(edge_launch_as_clusters(kOperandClusterSplit, 151, 6, 19, nullptr));  // slots unknown
+  EXPECT_FALSE(edge_launch_as_clusters(kOperandClusterSplit, 0, 6, 19, &kernel));    // no K
+  EXPECT_FALSE(edge_launch_as_clusters(kOperandClusterSplit, 151, sgemm_tune_kernels::kEdgeTailSplit, 19, &kernel));
+  EXPECT_FALSE(edge_launch_as_clusters(kOperandClusterSplit, 151, 1, 19, &kernel));  // not split
+  kernel.at_once[6] = 0;  // a size the runtime could not answer
+  EXPECT_FALSE(edge_launch_as_clusters(kOperandClusterSplit, 151, 6, 1, &kernel));
+}
+
 // Packing pays where the product is large against its operands (it is read K times over),
 // not where the copies' launches would dominate.
 TEST(SelectKernel, PackingIsChosenWhereItPays) {

@@ -133,8 +133,9 @@ inline int run_sweep(cublasHandle_t h, const std::vector<Problem> &problems, uin
   }
   std::printf("# sms,%d\n", sms);
   // The clusters this GPU holds at once at one block per SM, which the selection holds a
-  // split as clusters to (replay_sweep reads them back).
-  if (const k::ClusterSlots *slots = rt::device_cluster_slots(device)) {
+  // split as clusters to (replay_sweep reads them back); only where the GPU said.
+  const k::ClusterSlots *slots = rt::device_cluster_slots(device);
+  if (slots && slots->measured) {
     std::printf("# cluster_slots");
     for (int size = 2; size <= k::kMaxClusterSplit; ++size) std::printf(",%d", slots->at_once[size]);
     std::printf("\n");

@@ -148,7 +148,7 @@ int main(int argc, char **argv) {
     } else if (arg == "--cluster-split") {
       cluster_split = true;
     } else if (arg == "--cluster-slots" && i + 1 < argc) {
-      for (const std::string &n : split_csv(argv[++i])) given_slots.push_back(int_field(n, "--cluster-slots", 1));
+      for (const std::string &n : split_csv(argv[++i])) given_slots.push_back(int_field(n, "--cluster-slots", 0));
       if (given_slots.size() != k::kMaxClusterSplit - 1) return usage();
       cluster_split = true;
     } else if (arg == "--measured" && i + 1 < argc) {
@@ -196,7 +196,7 @@ int main(int argc, char **argv) {
     if (f.size() == 2 && f[0] == "# timing") timing = f[1];
     if (f.size() == k::kMaxClusterSplit && f[0] == "# cluster_slots") {
       sweep_slots.clear();
-      for (std::size_t i = 1; i < f.size(); ++i) sweep_slots.push_back(int_field(f[i], where, 1));
+      for (std::size_t i = 1; i < f.size(); ++i) sweep_slots.push_back(int_field(f[i], where, 0));
     }
     if (f.empty() || (f[0] != "entry" && f[0] != "choice") || (f.size() > 1 && (f[1] == "M" || f[1] == "problem")))
       continue;

@@ -37,13 +37,11 @@ CandidateKernel::CandidateKernel(const CompiledKernel &compiled)
       SGEMM_CUDA_CHECK(sgemm_tune_kernels::set_tile_smem_limit(edge.bodies[body], tile_, device));
       SGEMM_CUDA_CHECK(sgemm_tune_kernels::tile_resident_blocks(reinterpret_cast<const void *>(edge.bodies[body]),
                                                                 tile_, device, &edge.resident_blocks[body]));
-      // Where the runtime cannot say, no SMs: the body's splits take the scale pass, as the
-      // generated header's would (kernel_clusters in sgemm_tuned_runtime.cuh).
+      // A size the runtime cannot answer holds no clusters: its splits take the scale pass,
+      // as the generated header's launch would (kernel_clusters in sgemm_tuned_runtime.cuh).
       if (clusters_ && sgemm_tune_kernels::kernel_cluster_slots(reinterpret_cast<const void *>(edge.bodies[body]),
-                                                                tile_, device, &edge.clusters[body]) != cudaSuccess) {
+                                                                tile_, device, &edge.clusters[body]) != cudaSuccess)
         cudaGetLastError();
-        edge.clusters[body] = sgemm_tune_kernels::ClusterSlots{0, {}};
-      }
     }
     edge_kernels_.push_back(std::move(edge));
   }

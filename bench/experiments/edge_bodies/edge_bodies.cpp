@@ -356,6 +356,8 @@ int main(int argc, char **argv) {
         }
       }
       entries.push_back({"cublas", nullptr, 0, {}, 0});
+      // Slots enough that every split the "c" entries ask for runs as clusters.
+      const sk::ClusterSlots force_clusters = sk::uniform_cluster_slots(1 << 20);
       auto launch = [&](const Entry &en) -> cudaError_t {
         if (!en.kernel) return cublas();
         const Kernel &k = *en.kernel;
@@ -365,7 +367,7 @@ int main(int argc, char **argv) {
           return sk::launch_tile_edges(k.fn, k.tile, en.splits, M, N, K, alpha, A, K, Bt, K, beta, C, N,
                                        sk::kOperandTransB | extra_operands, 0, k.slots);
         return sk::launch_tile_edges(k.fn, k.tile, en.splits, M, N, K, alpha, A, K, B, N, beta, C, N,
-                                     extra_operands | en.operands, 0, k.slots, en.operands ? 1 << 20 : 0);
+                                     extra_operands | en.operands, 0, k.slots, en.operands ? &force_clusters : nullptr);
       };
       // Each result checked against cuBLAS over a C of NaN (beta 0 must not read it).
       for (auto &en : entries) {

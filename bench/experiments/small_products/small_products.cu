@@ -49,10 +49,12 @@
 //       SM a GPU of 132 SMs in GPCs of 14-18 holds fewer than 132 / s clusters of s. Prints
 //       the clusters of 2-8 blocks the GPU holds at once at one block per SM (the runtime's
 //       device_cluster_slots) and those of the 128 x 128 x 16 tile's edge kernel (8 warps, one
-//       block per SM: kernel_cluster_slots), then times (128 t) x 128 x 1024 on that tile
-//       for t = 12 .. 26 tiles, split 4 and 6 ways as clusters (forced, whatever fits) and
-//       after the scale pass, at beta 0, each checked against cuBLAS. Predicted: the clusters'
-//       time doubles where t passes the kernel's clusters at once, the scale pass's does not.
+//       block per SM: kernel_cluster_slots), then times (128 t) x 128 x 1024 on that tile,
+//       split 4 and 6 ways, for t from 3 under the kernel's clusters at once to 3 over (no
+//       more blocks than SMs): whole, split as clusters (forced, whatever fits; "refused"
+//       where the GPU ran it after the scale pass instead) and after the scale pass, at beta
+//       0, each checked against cuBLAS. Predicted: the clusters' time doubles where t passes
+//       the kernel's clusters at once, the scale pass's does not.
 //       (On the H100 of session 37 such splits took 2.2-3.0x their predicted time, every other
 //       split as clusters at most 1.9x: bench/results/2026-12-05-h100-small-splits, RUN.md.)
 //
@@ -62,6 +64,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -462,6 +465,20 @@ void run_split(cublasHandle_t h, cudaStream_t stream) {
 }
 
 // The mode waves (see the top of the file).
+// The kernel launches `call` enqueues on `stream`, counted in a graph captured from it.
+template <typename Call>
+size_t launches_of(Call call, cudaStream_t stream) {
+  cudaGraph_t graph;
+  CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  const cudaError_t launched = call();
+  CHECK(cudaStreamEndCapture(stream, &graph));
+  CHECK(launched);
+  size_t nodes = 0;
+  CHECK(cudaGraphGetNodes(graph, nullptr, &nodes));
+  CHECK(cudaGraphDestroy(graph));
+  return nodes;
+}
+
 void run_waves(cublasHandle_t h, cudaStream_t stream) {
   int device = 0;
   CHECK(cudaGetDevice(&device));
@@ -475,7 +492,8 @@ void run_waves(cublasHandle_t h, cudaStream_t stream) {
   CHECK(k::kernel_cluster_slots(tile.function, tile.tile, device, &own));
   int per_sm = 0;
   CHECK(k::tile_blocks_per_sm(tile.function, tile.tile, &per_sm));
-  std::printf("clusters at once, sizes 2..%d: GPU at one block per SM", k::kMaxClusterSplit);
+  std::printf("clusters at once, sizes 2..%d: GPU at one block per SM (%s)", k::kMaxClusterSplit,
+              gpu->measured ? "asked" : "not asked: uniform");
   for (int s = 2; s <= k::kMaxClusterSplit; ++s) std::printf(" %d", gpu->at_once[s]);
   std::printf("; %s (%d blocks per SM)", tile.name, per_sm);
   for (int s = 2; s <= k::kMaxClusterSplit; ++s) std::printf(" %d", own.at_once[s]);
@@ -486,52 +504,55 @@ void run_waves(cublasHandle_t h, cudaStream_t stream) {
   std::printf("%-16s %5s %6s %-8s %7s %7s %9s %9s %9s %s\n", "product", "tiles", "splits", "as", "blocks", "at once",
               "stream", "graph", "x cublas", "check");
   int wrong = 0;
-  for (int tiles = 12; tiles <= 26; ++tiles) {
-    const Product p{128 * tiles, 128, 1024};
-    const Operands o(p, stream);
-    struct Way {
-      int splits;
-      bool clusters;
-    };
-    const Way ways[] = {{1, false}, {4, true}, {4, false}, {6, true}, {6, false}};
-    constexpr int n = 6;  // the ways, then cuBLAS
-    const auto call_at = [&](int w, float beta) {
-      if (w == n - 1) return cublas_call(h, p, o, beta);
-      return k::launch_tile_edges(tile.function, tile.tile, ways[w].splits, p.M, p.N, p.K, kAlpha, o.A, p.K, o.B, p.N,
-                                  beta, o.C, p.N, ways[w].clusters ? int(k::kOperandClusterSplit) : 0, stream, 0,
-                                  ways[w].clusters ? &force_clusters : nullptr);
-    };
-    const std::string label = describe(p);
-    const auto times = time_ways(n, [&](int w) { return call_at(w, 0.0f); }, stream, label.c_str());
-    std::vector<float> want(o.nc), got(o.nc);
-    const auto run_once = [&](int w, std::vector<float> *out) {
-      fill_value<<<256, 256, 0, stream>>>(o.C, o.nc, NAN);
-      CHECK(call_at(w, 0.0f));
+  // Per split, the tiles on either side of the kernel's clusters at once, and never more
+  // blocks than SMs: past them the scale pass's blocks would take a second wave as well.
+  for (const int splits : {4, 6}) {
+    const int last = std::min(own.at_once[splits] + 3, gpu->sms / splits);
+    for (int tiles = std::max(1, own.at_once[splits] - 3); tiles <= last; ++tiles) {
+      const Product p{128 * tiles, 128, 1024};
+      const Operands o(p, stream);
+      constexpr int n = 4;  // whole, clusters, scale pass, then cuBLAS
+      const auto call_at = [&](int w, float beta) {
+        if (w == n - 1) return cublas_call(h, p, o, beta);
+        const int ways = w == 0 ? 1 : splits;
+        return k::launch_tile_edges(tile.function, tile.tile, ways, p.M, p.N, p.K, kAlpha, o.A, p.K, o.B, p.N, beta,
+                                    o.C, p.N, w == 1 ? int(k::kOperandClusterSplit) : 0, stream, 0,
+                                    w == 1 ? &force_clusters : nullptr);
+      };
+      // A cluster launch the GPU refuses runs after the scale pass instead: two launches.
+      const bool refused = launches_of([&] { return call_at(1, 0.0f); }, stream) != 1;
       CHECK(cudaStreamSynchronize(stream));
-      CHECK(cudaMemcpy(out->data(), o.C, o.nc * sizeof(float), cudaMemcpyDeviceToHost));
-    };
-    run_once(n - 1, &want);
-    for (int w = 0; w < n; ++w) {
-      std::string check = "-";
-      if (w < n - 1) {
-        run_once(w, &got);
-        const double e = split_error(got, want);
-        wrong += !(e < 1e-4);
-        char text[32];
-        std::snprintf(text, sizeof text, "%s %.1e", e < 1e-4 ? "ok" : "WRONG", e);
-        check = text;
+      const std::string label = describe(p);
+      const auto times = time_ways(n, [&](int w) { return call_at(w, 0.0f); }, stream, label.c_str());
+      std::vector<float> want(o.nc), got(o.nc);
+      const auto run_once = [&](int w, std::vector<float> *out) {
+        fill_value<<<256, 256, 0, stream>>>(o.C, o.nc, NAN);
+        CHECK(call_at(w, 0.0f));
+        CHECK(cudaStreamSynchronize(stream));
+        CHECK(cudaMemcpy(out->data(), o.C, o.nc * sizeof(float), cudaMemcpyDeviceToHost));
+      };
+      run_once(n - 1, &want);
+      const char *as[] = {"whole", refused ? "refused" : "clusters", "scale", "cublas"};
+      for (int w = 0; w < n; ++w) {
+        std::string check = "-";
+        if (w < n - 1) {
+          run_once(w, &got);
+          const double e = split_error(got, want);
+          wrong += !(e < 1e-4);
+          char text[32];
+          std::snprintf(text, sizeof text, "%s %.1e", e < 1e-4 ? "ok" : "WRONG", e);
+          check = text;
+        }
+        const int ways = w == n - 1 ? 0 : w == 0 ? 1 : splits;
+        std::printf("%-16s %5d %6d %-8s %7d %7d %9.2f %9.2f %9.2f %s\n", label.c_str(), tiles, ways, as[w],
+                    tiles * ways, ways > 1 ? own.at_once[ways] : 0, times[w].first, times[w].second,
+                    times[w].second / times[n - 1].second, check.c_str());
       }
-      const int splits = w < n - 1 ? ways[w].splits : 0;
-      std::printf("%-16s %5d %6d %-8s %7d %7d %9.2f %9.2f %9.2f %s\n", label.c_str(), tiles, splits,
-                  w == n - 1 ? "cublas" : splits == 1 ? "whole" : ways[w].clusters ? "clusters" : "scale",
-                  w < n - 1 ? tiles * splits : 0, splits > 1 ? own.at_once[splits] : 0, times[w].first, times[w].second,
-                  times[w].second / times[n - 1].second, check.c_str());
     }
   }
   std::printf("%d wrong\n", wrong);
   if (wrong) std::exit(1);
 }
-
 }  // namespace
 
 int main(int argc, char **argv) {
