@@ -312,9 +312,10 @@ cudaError_t launch_fast(const RowMajorGemm &g, int /*splits: the fast kernel doe
 // kernel's shared-memory limit is raised first; a cubin's were raised as it was loaded.
 // `cluster_split`: the kernels take kOperandClusterSplit (this template's, or machine code
 // of interface 4), so that on a GPU that launches clusters a split of K that
-// cluster_split_fits runs as clusters, with no scale pass (not where a kernel compiled into
-// the program is code for an older GPU: compiled_for_clusters; the selection, which cannot
-// see that, prices the split as clusters all the same).
+// cluster_split_fits the kernel's own clusters at once (kernel_clusters) runs as clusters,
+// with no scale pass (not where a kernel compiled into the program is code for an older
+// GPU: compiled_for_clusters; the selection, which cannot see that, prices the split as
+// clusters all the same).
 inline cudaError_t launch_edge_bodies(const void *const *bodies, const SgemmTile &t, const RowMajorGemm &product,
                                       int splits, bool raise_smem_limit, bool cluster_split, cudaStream_t stream) {
   sgemm_tune_kernels::EdgeLaunch e = sgemm_tune_kernels::edge_launch(t, product);
