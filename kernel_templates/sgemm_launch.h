@@ -241,20 +241,20 @@ inline bool device_launches_clusters(int device) {
   return cudaDeviceGetAttribute(&v, cudaDevAttrClusterLaunch, device) == cudaSuccess && v != 0;
 }
 
-// The ClusterSlots of `kernel` (tile t, its shared-memory limit raised) on `device` (the
-// current one, which launches clusters): for each split of 2 .. kMaxClusterSplit ways, the
-// clusters of that many blocks it holds at once, as the runtime's occupancy calculator
-// says for the launch launch_tile_edges makes. A size the calculator cannot answer holds
-// none (its splits take the scale pass), and the first such error is returned, the others
-// still asked.
-inline cudaError_t kernel_cluster_slots(const void *kernel, const SgemmTile &t, int device, ClusterSlots *out) {
+// The ClusterSlots of `kernel` launched with blocks of `threads` threads and `smem` bytes of
+// dynamic shared memory (its limit raised) on `device` (the current one, which launches
+// clusters): for each split of 2 .. kMaxClusterSplit ways, the clusters of that many blocks
+// it holds at once, as the runtime's occupancy calculator says. A size the calculator
+// cannot answer holds none (its splits take the scale pass), and the first such error is
+// returned, the others still asked.
+inline cudaError_t launch_cluster_slots(const void *kernel, unsigned threads, int smem, int device,
+                                        ClusterSlots *out) {
   *out = ClusterSlots{0, {}, true};
   cudaError_t first = cudaDeviceGetAttribute(&out->sms, cudaDevAttrMultiProcessorCount, device);
   for (int s = 2; s <= kMaxClusterSplit && out->sms > 0; ++s) {
     cudaLaunchAttribute attribute;
     const unsigned size = static_cast<unsigned>(s);
-    const cudaLaunchConfig_t config = z_cluster_config(dim3(1, 1, size), static_cast<unsigned>(tile_threads(t)),
-                                                       tile_smem_bytes(t), nullptr, size, &attribute);
+    const cudaLaunchConfig_t config = z_cluster_config(dim3(1, 1, size), threads, smem, nullptr, size, &attribute);
     const cudaError_t e = cudaOccupancyMaxActiveClusters(&out->at_once[s], kernel, &config);
     if (e != cudaSuccess) {
       out->at_once[s] = 0;
@@ -262,6 +262,11 @@ inline cudaError_t kernel_cluster_slots(const void *kernel, const SgemmTile &t, 
     }
   }
   return first;
+}
+
+// The same for an edge kernel of tile t, as launch_tile_edges launches it.
+inline cudaError_t kernel_cluster_slots(const void *kernel, const SgemmTile &t, int device, ClusterSlots *out) {
+  return launch_cluster_slots(kernel, static_cast<unsigned>(tile_threads(t)), tile_smem_bytes(t), device, out);
 }
 
 // Whether an edge launch of `splits` (as launch_tile_edges takes it) over K needs the

@@ -161,47 +161,34 @@ inline const sgemm_tune_kernels::ClusterSlots *device_cluster_slots(int device) 
   namespace k = sgemm_tune_kernels;
   constexpr int kMaxDevices = 64;
   static std::once_flag once[kMaxDevices];
-  static k::ClusterSlots slots[kMaxDevices];
-  static bool known[kMaxDevices];
+  static k::ClusterSlots slots[kMaxDevices];  // no SMs: the device launches no clusters
   if (device < 0 || device >= kMaxDevices) return nullptr;
   std::call_once(once[device], [&] {
-    int current = 0, smem = 0, sms = 0;
-    if (!k::device_launches_clusters(device) ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
-        cudaGetDevice(&current) != cudaSuccess)
-      return;
+    int current = 0, smem = 0;
+    if (!k::device_launches_clusters(device) || cudaGetDevice(&current) != cudaSuccess) return;
     // The occupancy calculator answers for the current device: the probe is asked there.
     if (current != device && cudaSetDevice(device) != cudaSuccess) return;
     const void *probe = reinterpret_cast<const void *>(&cluster_probe_kernel<0>);
-    bool ok = cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess &&
-              cudaFuncSetAttribute(probe, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess;
-    k::ClusterSlots c{sms, {}, true};
-    for (int size = 2; ok && size <= k::kMaxClusterSplit; ++size) {
-      cudaLaunchAttribute attribute;
-      const unsigned z = static_cast<unsigned>(size);
-      const cudaLaunchConfig_t config = k::z_cluster_config(dim3(1, 1, z), 32, smem, nullptr, z, &attribute);
-      ok = cudaOccupancyMaxActiveClusters(&c.at_once[size], probe, &config) == cudaSuccess;
-    }
-    if (current != device) cudaSetDevice(current);
+    k::ClusterSlots c{};
+    const bool ok =
+        cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess &&
+        cudaFuncSetAttribute(probe, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess &&
+        k::launch_cluster_slots(probe, 32, smem, device, &c) == cudaSuccess;
     // A probe the runtime cannot ask (a program built for older GPUs alone, whose probe runs
     // by JIT) leaves the GPCs unknown for the rest of the program: any SMs are taken to hold
     // a cluster, as before the GPCs were asked (measured false). Each launch is still held to
     // its own kernel's clusters.
     if (!ok) {
       cudaGetLastError();
-      c = k::uniform_cluster_slots(sms);
+      int sms = 0;
+      if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
+        c = k::uniform_cluster_slots(sms);
     }
+    if (current != device) cudaSetDevice(current);
     slots[device] = c;
-    known[device] = true;
   });
-  return known[device] ? &slots[device] : nullptr;
+  return slots[device].sms > 0 ? &slots[device] : nullptr;
 #endif
-}
-
-// The SM count of `device` where it launches clusters (device_cluster_slots), else 0.
-inline int cluster_sms(int device) {
-  const sgemm_tune_kernels::ClusterSlots *c = device_cluster_slots(device);
-  return c ? c->sms : 0;
 }
 
 // What `ask` answers for `kernel` on `device` (into *out, with its cudaError_t), asked once
@@ -336,10 +323,13 @@ inline cudaError_t launch_edge_bodies(const void *const *bodies, const SgemmTile
   int slots = 0;
   if (status == cudaSuccess && needs_slots) status = resident_blocks(kernel, t, device, &slots);
   if (status != cudaSuccess) return status;
-  // The clusters this kernel holds at once, which its launch is held to (cluster_split_fits).
+  // The clusters this kernel holds at once, which a split's launch is held to
+  // (cluster_split_fits); asked only where K is split.
+  const bool split = e.g.K > 0 && (splits >= 2 || splits == sgemm_tune_kernels::kEdgeFillSplit);
   const sgemm_tune_kernels::ClusterSlots own =
-      clusters ? kernel_clusters(kernel, t, device) : sgemm_tune_kernels::ClusterSlots{0, {}, false};
-  return sgemm_tune_kernels::launch_tile_edges(kernel, t, splits, e, stream, slots, clusters ? &own : nullptr);
+      clusters && split ? kernel_clusters(kernel, t, device) : sgemm_tune_kernels::ClusterSlots{};
+  return sgemm_tune_kernels::launch_tile_edges(kernel, t, splits, e, stream, slots,
+                                               clusters && split ? &own : nullptr);
 }
 
 // The edge kernel (plain B) and the kernel of any operands (B transposed), from source.
