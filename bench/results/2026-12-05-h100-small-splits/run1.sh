@@ -10,15 +10,11 @@ set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
 source bench/results/2026-12-05-h200-edge-shapes/common.sh
+source bench/results/2026-12-05-h100-small-splits/steps.sh
 call_start  # common.sh: unpack, T0, G, the header
-timeout 90 .device/small_products waves >"$OUT/waves.txt" 2>&1
-echo "small_products waves exit $? after $(($(date +%s) - T0)) s: $(grep -m1 '^clusters at once' "$OUT/waves.txt")" | tee -a "$G"
-grep -E " (clusters|scale) " "$OUT/waves.txt" | awk '{print $1, $2, $3, $4, $6, $8}' | tee -a "$G"
-timeout 150 .device/small_products split >"$OUT/split.txt" 2>&1
-echo "small_products split exit $? after $(($(date +%s) - T0)) s" | tee -a "$G"
-timeout 90 .device/small_products pdl >"$OUT/pdl.txt" 2>&1
-echo "small_products pdl exit $? after $(($(date +%s) - T0)) s: $(tail -1 "$OUT/pdl.txt")" | tee -a "$G"
-grep -E "no-wait|DIFFERS" "$OUT/pdl.txt" | tee -a "$G"
+small_products_waves 90
+small_products_split 150
+small_products_pdl 90
 R=bench/results/2026-12-05-h100-edge-shapes
 sweep_graphs A "$R/small_problems.txt" "$R/sweep_problems.txt"
 # The short table: per product, cuBLAS and the best way of each tile.

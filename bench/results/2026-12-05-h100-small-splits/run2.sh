@@ -10,29 +10,13 @@ set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
 source bench/results/2026-12-05-h200-edge-shapes/common.sh
+source bench/results/2026-12-05-h100-small-splits/steps.sh
 call_start  # common.sh: unpack, T0, G, the header
 L=$OUT/logs
-mkdir -p "$L" build-edge-shapes
-if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q "H100 80GB HBM3"; then
-  cp .device/bench_shapes-A .device/bench_shapes-W
-else
-  tune W search_spaces/workload.json 80 build-edge-shapes/tune-W.db
-  gzip -9c build-edge-shapes/tune-W.db >"$OUT/tune-W.db.gz"
-  build_program W &
-fi
-tune S bench/experiments/workload_small_threads.json 150 build-edge-shapes/tune-S.db
-gzip -9c build-edge-shapes/tune-S.db >"$OUT/tune-S.db.gz"
-build_program S
-wait
-graphs_round() {  # graphs_round V SEED: the random set of SEED through V, timed as graphs
-  local log=$L/$1-seed$2-graphs-$(date +%s).txt
-  timeout 45 ".device/bench_shapes-$1" --seed "$2" --count 48 --dispatch predicted --graphs >"$log" 2>&1
-  echo "$1 seed $2 graphs exit $? after $(($(date +%s) - T0)) s: $(grep '^geometric mean' "$log" | tr '\n' ' ')" | tee -a "$G"
-  grep -E "^worst| named " "$log" | cut -c1-140 | tee -a "$G"
-}
-graphs_round W 1
-graphs_round S 1
-graphs_round S 2
-graphs_round W 2
+mkdir -p "$L"
+tune_small_threads 80 150
+for round in "W 1" "S 1" "S 2" "W 2"; do
+  graphs_round $round 45
+done
 echo "done after $(($(date +%s) - T0)) s" | tee -a "$G"
 tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$L"

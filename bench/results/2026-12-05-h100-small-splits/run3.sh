@@ -11,30 +11,14 @@ set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
 source bench/results/2026-12-05-h200-edge-shapes/common.sh
+source bench/results/2026-12-05-h100-small-splits/steps.sh
 call_start  # common.sh: unpack, T0, G, the header
 L=$OUT/logs
-mkdir -p "$L" build-edge-shapes
-timeout 60 .device/small_products waves >"$OUT/waves.txt" 2>&1
-echo "small_products waves exit $? after $(($(date +%s) - T0)) s: $(grep -m1 '^clusters at once' "$OUT/waves.txt")" | tee -a "$G"
-grep -E " (clusters|scale|refused) " "$OUT/waves.txt" | awk '{print $1, $2, $3, $4, $6, $8}' | tee -a "$G"
-timeout 100 .device/small_products split >"$OUT/split.txt" 2>&1
-echo "small_products split exit $? after $(($(date +%s) - T0)) s" | tee -a "$G"
-if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q "H100 80GB HBM3"; then
-  cp .device/bench_shapes-A .device/bench_shapes-W
-else
-  tune W search_spaces/workload.json 70 build-edge-shapes/tune-W.db
-  gzip -9c build-edge-shapes/tune-W.db >"$OUT/tune-W.db.gz"
-  build_program W &
-fi
-tune S bench/experiments/workload_small_threads.json 120 build-edge-shapes/tune-S.db
-gzip -9c build-edge-shapes/tune-S.db >"$OUT/tune-S.db.gz"
-build_program S
-wait
-for v in W S; do
-  log=$OUT/$v-seed1-graphs.txt
-  timeout 40 ".device/bench_shapes-$v" --seed 1 --count 48 --dispatch predicted --graphs >"$log" 2>&1
-  echo "$v seed 1 graphs exit $? after $(($(date +%s) - T0)) s: $(grep '^geometric mean' "$log" | tr '\n' ' ')" | tee -a "$G"
-  grep -E "^worst| named " "$log" | cut -c1-140 | tee -a "$G"
-done
+mkdir -p "$L"
+small_products_waves 60
+small_products_split 100
+tune_small_threads 70 120
+graphs_round W 1 40
+graphs_round S 1 40
 echo "done after $(($(date +%s) - T0)) s" | tee -a "$G"
 tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$L"
