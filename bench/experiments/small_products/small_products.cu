@@ -394,8 +394,19 @@ void run_split(cublasHandle_t h, cudaStream_t stream) {
       split_tile<32, 32, 8, 16, 32, 1, 4, 4, 3, 1, 0>("32x32x8 w16x32 t4x4"),    // cuBLAS's shape of block
       split_tile<32, 32, 16, 16, 16, 1, 2, 4, 2, 1, 0>("32x32x16 w16x16 t2x4"),  // 4 warps, 8 a thread
   };
-  const Product products[] = {{80, 1588, 76},  {248, 76, 72},   {95, 709, 116},  {1009, 114, 140}, {2442, 118, 151},
-                              {263, 88, 281},  {128, 128, 128}, {256, 256, 256}, {512, 512, 512},  {1000, 1000, 1000}};
+  // The random set's small products, with N and K rounded up to multiples of 4 where they
+  // were not (95x709x116, 1009x114x140, 2442x118x151, 263x88x281): `launch` passes dense
+  // rows and the plain body, whose 16-byte copies need every row of A, B and C 16-byte
+  // aligned (the narrow body is another kernel). Run as they were, the first of them stopped
+  // the mode with a misaligned address (session 40).
+  const Product products[] = {{80, 1588, 76},  {248, 76, 72},   {95, 712, 116},  {1009, 116, 140}, {2442, 120, 152},
+                              {263, 88, 284},  {128, 128, 128}, {256, 256, 256}, {512, 512, 512},  {1000, 1000, 1000}};
+  for (const Product &p : products)
+    if (p.N % 4 != 0 || p.K % 4 != 0) {
+      std::fprintf(stderr, "split: %s has rows not 16-byte aligned, which the plain body cannot read\n",
+                   describe(p).c_str());
+      std::exit(2);
+    }
   // Slots enough that every split runs as clusters, however many blocks it makes.
   const k::ClusterSlots force_clusters = k::uniform_cluster_slots(1 << 20);
   std::printf("%-16s %-22s %6s %-8s %7s %9s %9s %9s %s\n", "product", "tile", "splits", "as", "blocks", "stream",
