@@ -8,10 +8,10 @@ cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
 source bench/results/2026-12-05-h200-edge-shapes/common.sh
 call_start  # common.sh: unpack, T0, G, the header
-for run in "W 1" "W 2" "S 2"; do
+for run in "W 1" "S 2" "W 2"; do
   set -- $run
   csv=$OUT/sweep-graphs-$1-seed$2.csv
-  timeout 150 ".device/bench_shapes-$1" --sweep --graphs --seed "$2" --count 48 --sweep-seconds 120 >"$csv" 2>&1
+  timeout 115 ".device/bench_shapes-$1" --sweep --graphs --seed "$2" --count 48 --sweep-seconds 95 >"$csv" 2>&1
   echo "sweep --graphs $1 seed $2 exit $? after $(($(date +%s) - T0)) s: $(grep -c '^choice,[0-9]' "$csv") choices; $(tail -1 "$csv")" | tee -a "$G"
   gzip -9 "$csv"
 done
