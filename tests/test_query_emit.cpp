@@ -452,19 +452,17 @@ TEST(SelectKernel, ClustersAreHeldToWhatTheGpcsHoldAtOnce) {
   EXPECT_EQ(any_sms.at_once[6], 22);
   EXPECT_EQ(any_sms.at_once[8], 16);
   EXPECT_EQ(sgemm_tune_kernels::uniform_cluster_slots(132, 2).at_once[6], 44);
-  // 132 SMs in GPCs of 18, 18, 18, 16, 16, 16, 16 and 14: 19 clusters of 6 at one block per SM.
+  // What an H100 and an H200 hold at one block per SM (cudaOccupancyMaxActiveClusters,
+  // bench/results/2026-12-06-h200-small-threads): 17 clusters of 6.
   ClusterSlots gpcs = any_sms;
-  const int gpc_sms[] = {18, 18, 18, 16, 16, 16, 16, 14};
-  for (int size = 2; size <= sgemm_tune_kernels::kMaxClusterSplit; ++size) {
-    gpcs.at_once[size] = 0;
-    for (int g : gpc_sms) gpcs.at_once[size] += g / size;
-  }
-  ASSERT_EQ(gpcs.at_once[6], 19);
+  const int measured[] = {66, 39, 30, 22, 17, 15, 15};
+  for (int size = 2; size <= sgemm_tune_kernels::kMaxClusterSplit; ++size) gpcs.at_once[size] = measured[size - 2];
   // 20 tiles split 6 ways: 120 blocks, fewer than the SMs, but 20 clusters.
   EXPECT_TRUE(cluster_split_fits(6, 20, any_sms));
   EXPECT_FALSE(cluster_split_fits(6, 20, gpcs));
-  EXPECT_TRUE(cluster_split_fits(6, 19, gpcs));
-  EXPECT_TRUE(cluster_split_fits(6, 20, gpcs, 2));  // two blocks an SM: at least 38 clusters
+  EXPECT_TRUE(cluster_split_fits(6, 17, gpcs));
+  EXPECT_FALSE(cluster_split_fits(6, 18, gpcs));
+  EXPECT_TRUE(cluster_split_fits(6, 20, gpcs, 2));  // two blocks an SM: at least 34 clusters
   EXPECT_FALSE(cluster_split_fits(6, 23, gpcs, 2));  // still no more blocks than SMs
   // 2442 x 118 x 151 (20 tiles of 128 x 128, a tile of one block per SM)
   // split 6 ways: priced as clusters where any SMs hold them, after the scale pass where the
