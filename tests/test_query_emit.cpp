@@ -456,6 +456,8 @@ TEST(SelectKernel, ClustersAreHeldToWhatTheGpcsHoldAtOnce) {
   // bench/results/2026-12-06-h200-small-threads): 17 clusters of 6.
   ClusterSlots gpcs = any_sms;
   const int measured[] = {66, 39, 30, 22, 17, 15, 15};
+  static_assert(sizeof measured / sizeof measured[0] == sgemm_tune_kernels::kMaxClusterSplit - 1,
+                "a measured figure for each cluster size 2 .. kMaxClusterSplit");
   for (int size = 2; size <= sgemm_tune_kernels::kMaxClusterSplit; ++size) gpcs.at_once[size] = measured[size - 2];
   // 20 tiles split 6 ways: 120 blocks, fewer than the SMs, but 20 clusters.
   EXPECT_TRUE(cluster_split_fits(6, 20, any_sms));

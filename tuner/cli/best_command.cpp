@@ -122,8 +122,9 @@ int run(const BestArgs &a) {
   // A GPU of compute capability 9.0 or newer launches clusters, and an emitted header splits
   // K as clusters there where cluster_split_fits the clusters its GPCs hold at once. The
   // database records the SMs, not the GPCs: here any SMs are taken to hold a cluster
-  // (uniform_cluster_slots), which on a GPU whose GPCs leave SMs over (an H100: 19 clusters of
-  // 6 blocks, not 22) may price as clusters a split the header prices after the scale pass.
+  // (uniform_cluster_slots), which on a GPU whose GPCs leave SMs over (an H100 or H200: 17
+  // clusters of 6 blocks, not 22) may price as clusters a split the header prices after the
+  // scale pass.
   const int sms = entries.empty() ? 0 : recorded_sm_count(db, entries.front().run_id);
   const bool clusters = !entries.empty() && std::atoi(entries.front().compute_capability.c_str()) >= 9;
   const sgemm_tune_kernels::ClusterSlots uniform = sgemm_tune_kernels::uniform_cluster_slots(sms);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Call 4 (H200): every choice the headers of call 2's tunings offer, timed as graphs, on the
-# random sets of seeds 1 and 2 (W) and 2 (S; call 3 swept seed 1): graph-timed sweeps of two
-# headers on the GPU they were tuned on, what the selection's model is judged and refitted
-# on. Carry [".device"]: devbin.tgz with bench_shapes-S and bench_shapes-W (call 3's pack).
+# Call 4: every choice the headers of call 2's tunings (W and S, tuned on the H200) offer,
+# timed as graphs, on the random sets of seeds 1 and 2 (W) and 2 (S; call 3 swept seed 1):
+# what the selection's model is judged and refitted on. Meant for the H200; it ran on an
+# H100 (gpu.txt names the GPU), which takes those entries by architecture. Carry
+# [".device"]: devbin.tgz with bench_shapes-S and bench_shapes-W (call 3's pack).
 set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
