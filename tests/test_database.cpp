@@ -15,6 +15,7 @@
 #include "tuned_db_fixture.h"
 #include "tuner/common/embedded_files.h"
 #include "tuner/common/errors.h"
+#include "tuner/common/hash.h"
 #include "tuner/record/database_file.h"
 #include "tuner/record/exchange.h"
 #include "tuner/record/migrations.h"
@@ -175,7 +176,7 @@ TEST_F(DatabaseTest, ARunLeftRunningByADeadProcessIsMarkedInterrupted) {
 
 TEST_F(DatabaseTest, FingerprintChangesWithEachPart) {
   const Fingerprint base = provenance().fingerprint;
-  std::vector<Fingerprint> changed(7, base);
+  std::vector<Fingerprint> changed(8, base);
   changed[0].template_hash += "x";
   changed[1].compile_options += " -O3";
   changed[2].nvrtc_version = "13.1";
@@ -183,7 +184,23 @@ TEST_F(DatabaseTest, FingerprintChangesWithEachPart) {
   changed[4].gpu_name = "NVIDIA H100";
   changed[5].compute_capability = "9.1";
   changed[6].tuner_version = "0.2.0";
+  changed[7].timing_method = "graphs";
   for (const auto &f : changed) EXPECT_NE(f.hash(), base.hash());
+}
+
+TEST_F(DatabaseTest, AFingerprintTimedBackToBackHashesAsBeforeRunsHadAMethod) {
+  // Every fingerprint recorded before schema version 6 is of a run timed back to back; it
+  // must still be the current one, or every earlier tuning would read as stale.
+  Fingerprint f = provenance().fingerprint;
+  std::uint64_t h = fnv1a64("sgemm-tune fingerprint");
+  for (const std::string *part : {&f.template_hash, &f.compile_options, &f.nvrtc_version, &f.driver_version,
+                                  &f.gpu_name, &f.compute_capability, &f.tuner_version}) {
+    h = fnv1a64(*part, h);
+    h = fnv1a64(std::string_view("\0", 1), h);
+  }
+  EXPECT_EQ(f.hash(), to_hex(h));
+  f.timing_method = "";
+  EXPECT_EQ(f.hash(), to_hex(h));
 }
 
 // A verified result of the seed tile at each of `shapes`, in run `run`; returns the row.
@@ -449,6 +466,69 @@ TEST_F(DatabaseTest, AnExportFromBeforeTheGpuWasRecordedStillImports) {
   EXPECT_EQ(measuring_gpus(other.database()),
             (std::vector<std::tuple<std::string, std::int64_t, std::string>>{
                 {"ok", -1, ""}, {"ok", -1, ""}, {"pruned", -1, ""}}));
+}
+
+TEST_F(DatabaseTest, ExportAndImportCarryTheTimingMethodUnderTheFingerprint) {
+  ResultStore store(path());
+  RunProvenance graphs = exportable_provenance();
+  graphs.fingerprint.timing_method = "graphs";
+  const std::int64_t run = store.begin_run(graphs);
+  record_ok_at(store, run, {"256x256x256"});
+  store.finish_run(run, true);
+  const nlohmann::json exported = export_database(store.database());
+  EXPECT_EQ(exported["runs"][0]["timing_method"], "graphs");
+  ResultStore other(path("other.db"));
+  EXPECT_EQ(import_database(other.database(), exported, "export.json", nullptr).results_added, 1u);
+  EXPECT_EQ(other.prior_results(graphs.fingerprint.hash()).size(), 1u);
+  EXPECT_EQ(export_database(other.database()), exported);
+
+  // The method is hashed into the fingerprint: an export that says another cannot pass.
+  nlohmann::json relabelled = exported;
+  relabelled["runs"][0]["timing_method"] = "stream";
+  relabelled["runs"][0]["uid"] = "relabelled";
+  ResultStore third(path("third.db"));
+  try {
+    import_database(third.database(), relabelled, "relabelled.json", nullptr);
+    FAIL() << "a run relabelled as timed back to back was imported";
+  } catch (const UserError &e) {
+    EXPECT_NE(std::string(e.what()).find("runs[0].fingerprint"), std::string::npos) << e.what();
+  }
+  relabelled["runs"][0]["timing_method"] = "guess";
+  try {
+    import_database(third.database(), relabelled, "relabelled.json", nullptr);
+    FAIL() << "a run of an unknown timing method was imported";
+  } catch (const UserError &e) {
+    EXPECT_NE(std::string(e.what()).find("timing_method: expected stream or graphs"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(DatabaseTest, AnExportFromBeforeRunsHadATimingMethodImportsAsTimedBackToBack) {
+  ResultStore store(path());
+  const std::int64_t run = store.begin_run(exportable_provenance());
+  record_ok_at(store, run, {"256x256x256"});
+  store.finish_run(run, true);
+  nlohmann::json older = export_database(store.database());
+  ASSERT_EQ(older["runs"][0].erase("timing_method"), 1u);
+  ResultStore other(path("other.db"));
+  EXPECT_EQ(import_database(other.database(), older, "older.json", nullptr).results_added, 1u);
+  Statement st = other.database().prepare("SELECT timing_method FROM runs");
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.column_text(0), "stream");
+}
+
+TEST_F(DatabaseTest, VersionFiveDatabaseGainsTheTimingMethodOfItsRuns) {
+  {
+    Database db = Database::open(path());
+    for (const EmbeddedFile &f : migration_files::embedded_files())
+      if (std::atoi(f.name) <= 5) db.exec(f.content);
+    db.exec("PRAGMA user_version = 5");
+    insert_old_run_and_result(db);
+  }
+  ResultStore store(path());
+  Statement st = store.database().prepare("SELECT timing_method FROM runs");
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.column_text(0), "stream");  // the only way a run timed before version 6
+  EXPECT_THROW(store.database().exec("UPDATE runs SET timing_method = 'guess'"), std::exception);
 }
 
 TEST_F(DatabaseTest, NewerSchemaIsRefused) {

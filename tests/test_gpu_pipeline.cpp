@@ -353,6 +353,37 @@ TEST_F(GpuPipeline, IsolatedMeasurementAgreesWithInProcess) {
   EXPECT_EQ(r.counts.occupancy_model_mismatches, 0u);
 }
 
+// timing.method "graphs": every candidate and cuBLAS timed as replays of a captured round,
+// in the measurement worker as a tuning runs by default. The run records its method, which
+// makes its fingerprint its own: a run timed back to back afterwards reuses none of it.
+TEST_F(GpuPipeline, ATuningTimedAsGraphsRecordsItsMethodAndIsNotReusedBackToBack) {
+  TuneOptions o = options();
+  o.worker_binary = testing::tuner_binary();
+  o.space.timing.method = TimingMethod::graphs;
+  const TuneReport graphs = run_tuning(o);
+  EXPECT_GT(graphs.counts.survivors, 0u);
+  EXPECT_EQ(graphs.counts.wrong_result, 0u);
+  EXPECT_EQ(graphs.counts.launch_failed, 0u);
+  EXPECT_EQ(graphs.counts.ok, graphs.counts.survivors * graphs.shapes.size());
+  for (const ShapeReport &s : graphs.shapes) EXPECT_GT(s.cublas_ms, 0);
+  // Each ok row timed whole replays of at least five (or three, stopped early) rounds.
+  EXPECT_EQ(row(graphs, "SELECT COUNT(*) FROM results WHERE run_id = ?1 AND status = 'ok' AND repeats < 3"),
+            std::vector<std::int64_t>{0});
+
+  o.space.timing.method = TimingMethod::stream;
+  const TuneReport stream = run_tuning(o);
+  EXPECT_EQ(stream.counts.reused, 0u);
+  EXPECT_EQ(stream.counts.ok, graphs.counts.ok);
+  ResultStore store(graphs.db_path);
+  Statement st = store.database().prepare("SELECT timing_method, fingerprint FROM runs ORDER BY id");
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.column_text(0), "graphs");
+  const std::string graphs_fingerprint = st.column_text(1);
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.column_text(0), "stream");
+  EXPECT_NE(st.column_text(1), graphs_fingerprint);
+}
+
 // --devices all: a measurement worker on every GPU of the machine, fed by the one compile
 // pool. The same candidates are measured as on one GPU, every measured row names a GPU of
 // this machine and is compared with that GPU's cuBLAS, and what the GPUs measured adds up.

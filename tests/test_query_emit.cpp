@@ -727,6 +727,39 @@ TEST_F(QueryTest, ANewerRunUnderTheCurrentFingerprintWins) {
   EXPECT_TRUE(entries[0].stale());  // 1024^3 was not retuned
 }
 
+TEST_F(QueryTest, ResultsTimedAsGraphsAreNeverRankedWithResultsTimedBackToBack) {
+  // A run timed as graphs finds the seed tile at 2.9 ms at 4096^3, where the fixture's
+  // back-to-back run found the big tile at 2.744: two ways of timing, two figures that are
+  // not comparable, so the newer run answers with its own fastest row.
+  const CurrentEnvironment env = testing::h200_environment();
+  Fingerprint graphs = env.fingerprint_for(env.gpu_name, env.compute_capability);
+  graphs.timing_method = "graphs";
+  EXPECT_NE(graphs.hash(), env.fingerprint_for(env.gpu_name, env.compute_capability).hash());
+  const std::int64_t run = store_->begin_run(testing::h200_provenance(graphs));
+  store_->record(run, testing::ok_row(Shape{4096, 4096, 4096}, kSeedTile, 2.9, 2.683));
+  store_->finish_run(run, true);
+  const auto started = [&](const char *when) {
+    Statement st = store_->database().prepare("UPDATE runs SET started_at = :when WHERE id = :id");
+    st.bind(":when", when).bind(":id", run).run();
+  };
+
+  started("2099-01-01T00:00:00Z");
+  auto entries = best_entries(store_->database(), env);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[1].run_id, run);
+  EXPECT_EQ(entries[1].tile, kSeedTile);
+  EXPECT_DOUBLE_EQ(entries[1].time_ms, 2.9);
+  EXPECT_EQ(entries[1].fingerprint.timing_method, "graphs");
+  EXPECT_FALSE(entries[1].stale()) << "the method is how it was timed, not a change of environment";
+  EXPECT_EQ(entries[0].fingerprint.timing_method, "stream");  // 1024^3 was timed back to back only
+
+  started("2000-01-01T00:00:00Z");
+  entries = best_entries(store_->database(), env);
+  EXPECT_NE(entries[1].run_id, run);
+  EXPECT_EQ(entries[1].tile, kBigTile);
+  EXPECT_EQ(entries[1].fingerprint.timing_method, "stream");
+}
+
 TEST_F(QueryTest, EmissionIsDeterministicAndShipsCodeCompiledFromTheTimedTemplate) {
   const KernelSource kernel = KernelSource::embedded();
   EmitOptions options;

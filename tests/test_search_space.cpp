@@ -58,17 +58,19 @@ TEST(SearchSpace, DefaultsApplyWhenSectionsAreOmitted) {
   const SearchSpace s = parse_search_space(kMinimal);
   EXPECT_EQ(s.size(), 2u);
   EXPECT_EQ(s.timing.repeats, TimingSettings{}.repeats);
+  EXPECT_EQ(s.timing.method, TimingMethod::stream);
   EXPECT_DOUBLE_EQ(s.verify.tolerance, VerifySettings{}.tolerance);
   EXPECT_EQ(s.prune.min_blocks_per_sm, PruneSettings{}.min_blocks_per_sm);
   EXPECT_FALSE(s.content_hash.empty());
 }
 
 TEST(SearchSpace, ReadsSettings) {
-  const SearchSpace s = parse_search_space(variant(R"("shapes")", R"("timing": {"warmup": 1, "repeats": 7},
+  const SearchSpace s = parse_search_space(variant(R"("shapes")", R"("timing": {"warmup": 1, "repeats": 7, "method": "graphs"},
       "verify": {"tolerance": 0.001, "beta": -2}, "prune": {"allow_spills": true, "min_warps_per_sm": 8},
       "constraints": ["THREADS >= 128"], "shapes")"));
   EXPECT_EQ(s.timing.warmup, 1);
   EXPECT_EQ(s.timing.repeats, 7);
+  EXPECT_EQ(s.timing.method, TimingMethod::graphs);
   EXPECT_DOUBLE_EQ(s.verify.tolerance, 0.001);
   EXPECT_DOUBLE_EQ(s.verify.beta, -2);
   EXPECT_TRUE(s.prune.allow_spills);
@@ -98,6 +100,8 @@ TEST(SearchSpace, EveryFieldIsValidated) {
   expect_error(variant(R"("shapes")", R"("constraints": "BM > 1", "shapes")"), "field 'constraints'");
   expect_error(variant(R"("shapes")", R"("timing": {"repeats": 0}, "shapes")"), "field 'timing.repeats'");
   expect_error(variant(R"("shapes")", R"("timing": {"reps": 3}, "shapes")"), "field 'timing.reps': unknown");
+  expect_error(variant(R"("shapes")", R"("timing": {"method": "events"}, "shapes")"),
+               "field 'timing.method': expected \"stream\" or \"graphs\", got \"events\"");
   expect_error(variant(R"("shapes")", R"("verify": {"beta": 0}, "shapes")"), "field 'verify.beta'");
   expect_error(variant(R"("shapes")", R"("prune": {"allow_spills": 1}, "shapes")"), "expected true or false");
   expect_error(variant(R"("shapes")", R"("format_version": 99, "shapes")"), "newer than this sgemm-tune reads");

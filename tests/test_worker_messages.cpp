@@ -67,6 +67,7 @@ TEST(WorkerMessages, InitRequestRoundTrips) {
   sent.config.shapes = {Shape{4096, 4096, 4096}, Shape{4097, 513, 77}};
   sent.config.timing.repeats = 7;
   sent.config.timing.early_stop_margin = 0.25;
+  sent.config.timing.method = TimingMethod::graphs;
   sent.config.verify.beta = 0.75;
   sent.config.seed = 0xfedcba9876543210ULL;
   const WorkerRequest got = read_request(wire_line(sent));
@@ -76,6 +77,7 @@ TEST(WorkerMessages, InitRequestRoundTrips) {
   EXPECT_EQ(init->config.shapes, sent.config.shapes);
   EXPECT_EQ(init->config.timing.repeats, 7);
   EXPECT_EQ(init->config.timing.early_stop_margin, 0.25);
+  EXPECT_EQ(init->config.timing.method, TimingMethod::graphs);
   EXPECT_EQ(init->config.verify.beta, 0.75);
   EXPECT_EQ(init->config.seed, sent.config.seed);
 }
@@ -180,7 +182,17 @@ TEST(WorkerMessages, InitAndCublasRepliesRoundTrip) {
   ASSERT_EQ(init.baselines.size(), 1u);
   EXPECT_EQ(init.baselines[0].median_ms, 1);
   EXPECT_EQ(init.baselines[0].repeats, 45);
-  EXPECT_EQ(read_reply<CublasReply>(wire_line(CublasReply{Timing{3, 2, 4, 9, true}})).timing.stopped_early, true);
+  const Timing cublas = read_reply<CublasReply>(wire_line(CublasReply{Timing{3, 2, 4, 9, true, 3}})).timing;
+  EXPECT_EQ(cublas.stopped_early, true);
+  EXPECT_EQ(cublas.samples, 3);
+}
+
+TEST(WorkerMessages, AnUnknownTimingMethodIsRefused) {
+  InitRequest sent;
+  sent.config.shapes = {Shape{256, 256, 256}};
+  json j = json::parse(wire_line(sent));
+  j["timing"]["method"] = "guess";
+  EXPECT_THROW(read_request(j.dump()), std::runtime_error);
 }
 
 TEST(WorkerMessages, WorkerFailureIsThrownAsWhatItIs) {

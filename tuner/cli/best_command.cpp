@@ -66,6 +66,7 @@ nlohmann::json entry_json(const BestEntry &e) {
   j["measured_at"] = e.measured_at;
   j["run_id"] = e.run_id;
   j["fingerprint"] = e.fingerprint_hash;
+  j["timing_method"] = e.fingerprint.timing_method;
   j["stale"] = e.stale();
   j["changes"] = fingerprint_changes_to_json(e.changes);
   j["unchecked"] = e.unchecked;
@@ -82,9 +83,9 @@ int recorded_sm_count(Database &db, std::int64_t run_id) {
 
 void print_entry(const BestEntry &e, std::ostream &out) {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "  %.3f ms, %.2f TFLOP/s, %.1f%% of cuBLAS at %s, measured %s (run %lld)\n", e.time_ms,
-                e.tflops, e.percent_of_cublas, e.shape.to_string().c_str(), e.measured_at.c_str(),
-                static_cast<long long>(e.run_id));
+  std::snprintf(buf, sizeof buf, "  %.3f ms, %.2f TFLOP/s, %.1f%% of cuBLAS at %s, measured %s (run %lld%s)\n",
+                e.time_ms, e.tflops, e.percent_of_cublas, e.shape.to_string().c_str(), e.measured_at.c_str(),
+                static_cast<long long>(e.run_id), e.fingerprint.timing_method == "graphs" ? ", timed as graphs" : "");
   out << "  " << describe_tile(e.tile) << "\n" << buf;
   if (e.stale()) {
     out << "  STALE, measured under another";

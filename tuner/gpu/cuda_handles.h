@@ -43,6 +43,8 @@ struct StreamDeleter { void operator()(cudaStream_t s) const noexcept { cudaStre
 struct EventDeleter { void operator()(cudaEvent_t e) const noexcept { cudaEventDestroy(e); } };
 struct LibraryDeleter { void operator()(cudaLibrary_t l) const noexcept { cudaLibraryUnload(l); } };
 struct CublasDeleter { void operator()(cublasHandle_t h) const noexcept { cublasDestroy(h); } };
+struct GraphDeleter { void operator()(cudaGraph_t g) const noexcept { cudaGraphDestroy(g); } };
+struct GraphExecDeleter { void operator()(cudaGraphExec_t g) const noexcept { cudaGraphExecDestroy(g); } };
 struct DeviceMemoryDeleter { void operator()(void *p) const noexcept { cudaFree(p); } };
 
 class CudaStream : public UniqueHandle<cudaStream_t, StreamDeleter> {

@@ -18,7 +18,7 @@ RunProvenance provenance(const TuneOptions &o, const GpuInfo &gpu, const Compile
   prov.template_origin = o.kernel.origin;
   prov.fingerprint = Fingerprint{o.kernel.hash,       compile_options.to_string(), nvrtc_version(),
                                  gpu.driver_version, gpu.name,                    gpu.compute_capability(),
-                                 kTunerVersion};
+                                 kTunerVersion,      timing_method_name(o.space.timing.method)};
   return prov;
 }
 

@@ -110,7 +110,7 @@ std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env)
            x.time_ms, x.tflops, x.cublas_ms, x.measured_at, r.id AS run_id,
            COALESCE(NULLIF(x.runtime_blocks_per_sm, 0), x.blocks_per_sm, 0) AS resident_blocks,
            r.template_hash, r.compile_options,
-           r.nvrtc_version, r.driver_version, r.tuner_version, r.fingerprint, r.started_at
+           r.nvrtc_version, r.driver_version, r.tuner_version, r.timing_method, r.fingerprint, r.started_at
     FROM results x JOIN runs r ON r.id = x.run_id
     WHERE x.status = 'ok' AND x.time_ms > 0
     ORDER BY r.gpu_name, x.m, x.n, x.k, x.operands, x.time_ms, r.id)");
@@ -143,6 +143,7 @@ std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env)
     e.fingerprint.gpu_name = e.gpu_name;
     e.fingerprint.compute_capability = e.compute_capability;
     e.fingerprint.tuner_version = st.column_text("tuner_version");
+    e.fingerprint.timing_method = st.column_text("timing_method");
     e.fingerprint_hash = st.column_text("fingerprint");
     row.started_at = st.column_text("started_at");
     check_entry(e, db.path());
@@ -151,30 +152,33 @@ std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env)
 
   std::vector<BestEntry> out;
   for (auto &[key, rows] : groups) {
-    const Fingerprint current = env.fingerprint_for(std::get<0>(key), std::get<1>(key));
-    // Prefer the current fingerprint; else the newest run's. Rows are fastest first.
+    Fingerprint current = env.fingerprint_for(std::get<0>(key), std::get<1>(key));
+    // Prefer a current fingerprint (this environment's, under the row's own timing method);
+    // of those, or where none is current of all, the newest run's fingerprint answers with
+    // its fastest row. One fingerprint, one way of timing: rows timed back to back and rows
+    // timed as graphs are never ranked against each other.
+    const auto is_current = [&](const Row &r) {
+      current.timing_method = r.entry.fingerprint.timing_method;
+      return !current.driver_version.empty() && r.entry.fingerprint_hash == current.hash();
+    };
+    bool any_current = false;
+    for (const Row &r : rows) any_current = any_current || is_current(r);
+    std::string newest;
+    for (const Row &r : rows)
+      if (!any_current || is_current(r)) newest = std::max(newest, r.started_at + "#" + r.entry.fingerprint_hash);
     const Row *chosen = nullptr;
-    if (!current.driver_version.empty())
-      for (const Row &r : rows)
-        if (r.entry.fingerprint_hash == current.hash()) {
-          chosen = &r;
-          break;
-        }
-    if (!chosen) {
-      std::string newest;
-      for (const Row &r : rows) newest = std::max(newest, r.started_at + "#" + r.entry.fingerprint_hash);
-      for (const Row &r : rows)
-        if (r.started_at + "#" + r.entry.fingerprint_hash == newest) {
-          chosen = &r;
-          break;
-        }
-      // Among that fingerprint's rows, the fastest (rows are ordered by time).
-      for (const Row &r : rows)
-        if (r.entry.fingerprint_hash == chosen->entry.fingerprint_hash) {
-          chosen = &r;
-          break;
-        }
-    }
+    for (const Row &r : rows)
+      if (r.started_at + "#" + r.entry.fingerprint_hash == newest) {
+        chosen = &r;
+        break;
+      }
+    // Among that fingerprint's rows, the fastest (rows are ordered by time).
+    for (const Row &r : rows)
+      if (r.entry.fingerprint_hash == chosen->entry.fingerprint_hash) {
+        chosen = &r;
+        break;
+      }
+    current.timing_method = chosen->entry.fingerprint.timing_method;
     BestEntry e = chosen->entry;
     const Fingerprint &f = e.fingerprint;
     const auto compare = [&](const char *part, const std::string &recorded, const std::string &now,

@@ -66,6 +66,7 @@ std::string Fingerprint::hash() const {
     h = fnv1a64(*part, h);
     h = fnv1a64(std::string_view("\0", 1), h);
   }
+  if (timing_method == "graphs") h = fnv1a64(std::string_view("timing graphs\0", 14), h);
   return to_hex(h);
 }
 
@@ -98,10 +99,10 @@ std::int64_t ResultStore::begin_run(const RunProvenance &run) {
   Statement st = db_.prepare(R"(
     INSERT INTO runs (uid, started_at, command, tuner_version, space_name, space_source, space_hash, gpu_name,
                       compute_capability, sm_count, clock_mhz, driver_version, runtime_version, nvrtc_version,
-                      compile_options, template_origin, template_hash, fingerprint, host, pid)
+                      compile_options, template_origin, template_hash, fingerprint, host, pid, timing_method)
     VALUES (:uid, :started_at, :command, :tuner_version, :space_name, :space_source, :space_hash, :gpu_name,
             :compute_capability, :sm_count, :clock_mhz, :driver_version, :runtime_version, :nvrtc_version,
-            :compile_options, :template_origin, :template_hash, :fingerprint, :host, :pid))");
+            :compile_options, :template_origin, :template_hash, :fingerprint, :host, :pid, :timing_method))");
   st.bind(":uid", random_uid()).bind(":started_at", utc_now()).bind(":command", run.command);
   st.bind(":tuner_version", f.tuner_version).bind(":space_name", run.space_name);
   st.bind(":space_source", run.space_source).bind(":space_hash", run.space_hash).bind(":gpu_name", f.gpu_name);
@@ -111,6 +112,7 @@ std::int64_t ResultStore::begin_run(const RunProvenance &run) {
   st.bind(":compile_options", f.compile_options).bind(":template_origin", run.template_origin);
   st.bind(":template_hash", f.template_hash).bind(":fingerprint", f.hash());
   st.bind(":host", host).bind(":pid", static_cast<std::int64_t>(getpid()));
+  st.bind(":timing_method", f.timing_method.empty() ? std::string("stream") : f.timing_method);
   st.run();
   return db_.last_insert_rowid();
 }

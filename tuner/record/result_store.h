@@ -23,6 +23,9 @@ struct Fingerprint {
   std::string gpu_name;
   std::string compute_capability;
   std::string tuner_version;
+  // "stream" (also written "") or "graphs" (TimingMethod). Hashed only where it is
+  // "graphs", so that every fingerprint recorded before runs had a method still holds.
+  std::string timing_method = "stream";
   std::string hash() const;
 };
 

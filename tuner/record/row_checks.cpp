@@ -66,6 +66,7 @@ const std::vector<Column> kRunColumns = {
     {"host", Kind::text, true, 0, kMaxNameBytes},
     {"pid", Kind::integer, true, 0, kInt32Max},
     {"counts", Kind::text, true, 0, kMaxDetailBytes},
+    {"timing_method", Kind::token, true, 1, 16},  // schema version 6; absent: "stream"
 };
 
 std::vector<Column> with_tile(std::vector<Column> columns) {
@@ -351,9 +352,12 @@ void check_run_row(const json &row, const std::string &where) {
   f.gpu_name = text_or_empty(row, "gpu_name");
   f.compute_capability = text_or_empty(row, "compute_capability");
   f.tuner_version = text_or_empty(row, "tuner_version");
+  if (row.contains("timing_method")) f.timing_method = row["timing_method"].get<std::string>();
+  if (!is_one_of(f.timing_method, {"stream", "graphs"}))
+    throw UserError(where + ".timing_method: expected stream or graphs, got \"" + f.timing_method + "\"");
   if (f.hash() != row["fingerprint"].get<std::string>())
-    throw UserError(where + ".fingerprint: is not the hash of the run's template, options, NVRTC, driver, GPU and "
-                            "tuner (" + f.hash() + ")");
+    throw UserError(where + ".fingerprint: is not the hash of the run's template, options, NVRTC, driver, GPU, "
+                            "tuner and timing method (" + f.hash() + ")");
 }
 
 void check_result_row(const json &row, const std::string &where) {

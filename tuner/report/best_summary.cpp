@@ -30,6 +30,7 @@ nlohmann::json best_summaries(const std::vector<BestEntry> &entries) {
     j["run_id"] = e.run_id;
     j["measured_at"] = e.measured_at;
     j["fingerprint"] = e.fingerprint_hash;
+    j["timing_method"] = e.fingerprint.timing_method;
     out.push_back(std::move(j));
   }
   return out;

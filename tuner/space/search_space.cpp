@@ -132,8 +132,14 @@ void read_parameters(const FieldReader &r, const json &j, SearchSpace &space) {
 
 void read_timing(const FieldReader &r, const json &j, TimingSettings &t) {
   r.require_object(j, "timing");
-  r.reject_unknown(j, "timing", {"warmup", "repeats", "min_working_set_mib", "early_stop_after", "early_stop_margin",
+  r.reject_unknown(j, "timing", {"method", "warmup", "repeats", "min_working_set_mib", "early_stop_after", "early_stop_margin",
                                   "timeout_seconds"});
+  if (j.contains("method")) {
+    const std::string name = r.string(j["method"], "timing.method");
+    const std::optional<TimingMethod> m = timing_method(name);
+    if (!m) r.fail("timing.method", "expected \"stream\" or \"graphs\", got \"" + name + "\"");
+    t.method = *m;
+  }
   if (j.contains("warmup")) t.warmup = static_cast<int>(r.integer(j["warmup"], "timing.warmup", 0, 1000));
   if (j.contains("repeats")) t.repeats = static_cast<int>(r.integer(j["repeats"], "timing.repeats", 1, 10000));
   if (j.contains("min_working_set_mib"))
@@ -246,6 +252,16 @@ std::string strategy_name(StrategySettings::Kind kind) {
     case StrategySettings::Kind::model: return "model";
   }
   return "exhaustive";
+}
+
+std::optional<TimingMethod> timing_method(const std::string &name) {
+  for (const TimingMethod m : {TimingMethod::stream, TimingMethod::graphs})
+    if (timing_method_name(m) == name) return m;
+  return std::nullopt;
+}
+
+const char *timing_method_name(TimingMethod method) {
+  return method == TimingMethod::graphs ? "graphs" : "stream";
 }
 
 std::size_t SearchSpace::size() const {

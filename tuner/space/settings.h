@@ -11,11 +11,28 @@
 
 namespace sgemm_tune {
 
+// How a candidate's time is taken. Both rotate over the same operand sets.
+//   stream: launches back to back from the host, an event between each: what a program
+//     calling the product in a loop sees, the host's time per launch included wherever it
+//     exceeds the kernel's (a few microseconds: the small shapes).
+//   graphs: one launch per operand set captured once into a CUDA graph, each replay timed
+//     between its own two events: the GPU's time alone, as a program that replays its
+//     products in a graph sees. A run records its method; results taken the two ways are
+//     never ranked together (the method is part of the run's fingerprint).
+enum class TimingMethod { stream, graphs };
+
+// "stream" or "graphs", as space files spell them; nullopt for another name.
+std::optional<TimingMethod> timing_method(const std::string &name);
+const char *timing_method_name(TimingMethod method);
+
 struct TimingSettings {
+  TimingMethod method = TimingMethod::stream;
   // Untimed launches before timing. Verification has already run the kernel twice, so
   // one is enough to settle clocks and caches.
   int warmup = 1;
-  int repeats = 15;                // timed launches; the median is reported
+  // Timed launches; the median is reported. With graphs, the replays timed number
+  // repeats / sets (at least 5), each the mean of its launches.
+  int repeats = 15;
   double min_working_set_mib = 0;  // 0: twice the GPU's L2, so that timing reads DRAM
   // A candidate whose first `early_stop_after` launches are slower than the best so far
   // by more than `early_stop_margin` cannot win: it is recorded from those launches.

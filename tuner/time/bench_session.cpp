@@ -42,7 +42,7 @@ BenchSession::BenchSession(const GpuInfo &gpu, const std::vector<Shape> &shapes,
     ShapeBaseline b;
     b.shape = shapes[i];
     ShapeWorkspace &ws = *workspaces_.back();
-    b.cublas = time_launches(stream_.get(), timing_.warmup + 2, timing_.repeats * 3, ws.sets(),
+    b.cublas = time_launches(timing_.method, stream_.get(), timing_.warmup + 2, timing_.repeats * 3, ws.sets(),
                              [&](std::size_t set) { launch_cublas(cublas_.get(), ws.args(set, 1.0f, 0.0f)); });
     b.cublas_tflops = tflops(b.shape, b.cublas.median_ms);
     baselines_.push_back(b);
@@ -51,7 +51,7 @@ BenchSession::BenchSession(const GpuInfo &gpu, const std::vector<Shape> &shapes,
 
 Timing BenchSession::time_cublas(std::size_t shape_index) {
   ShapeWorkspace &ws = *workspaces_.at(shape_index);
-  return time_launches(stream_.get(), timing_.warmup, timing_.repeats * 3, ws.sets(),
+  return time_launches(timing_.method, stream_.get(), timing_.warmup, timing_.repeats * 3, ws.sets(),
                        [&](std::size_t set) { launch_cublas(cublas_.get(), ws.args(set, 1.0f, 0.0f)); });
 }
 
@@ -74,7 +74,7 @@ Measurement BenchSession::measure(const CandidateKernel &kernel, std::size_t sha
       early.after = timing_.early_stop_after;
       early.threshold_ms = best_ms * (1.0 + timing_.early_stop_margin);
     }
-    m.timing = time_launches(stream_.get(), timing_.warmup, timing_.repeats, ws.sets(),
+    m.timing = time_launches(timing_.method, stream_.get(), timing_.warmup, timing_.repeats, ws.sets(),
                              [&](std::size_t set) { launch(ws.args(set, 1.0f, 0.0f)); }, early);
     m.tflops = tflops(ws.shape(), m.timing->median_ms);
   } catch (const CudaError &e) {

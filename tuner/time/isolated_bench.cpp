@@ -64,9 +64,15 @@ class IsolatedBench : public CandidateBench {
   // Far longer than the candidate can need: its launches at cuBLAS's speed, a hundredfold.
   double timeout(const std::vector<std::size_t> &shapes) const {
     if (config_.timing.timeout_seconds > 0) return config_.timing.timeout_seconds;
+    const TimingSettings &t = config_.timing;
     double expected_ms = 0;
-    for (std::size_t i : shapes)
-      expected_ms += baselines_[i].cublas.median_ms * (config_.timing.warmup + config_.timing.repeats + 4);
+    for (std::size_t i : shapes) {
+      const Timing &cublas = baselines_[i].cublas;
+      // Graphs replay a round of one launch per operand set (cuBLAS's launches per sample).
+      const int per_round = cublas.samples > 0 ? std::max(1, cublas.repeats / cublas.samples) : 1;
+      const int timed = t.method == TimingMethod::graphs ? per_round * (graph_samples(t.repeats, per_round) + 1) : t.repeats;
+      expected_ms += cublas.median_ms * (t.warmup + timed + 4);
+    }
     return std::max(30.0, expected_ms * 100 / 1000);
   }
 

@@ -130,13 +130,19 @@ void from_json(const json &j, Shape &s) {
 }
 
 void to_json(json &j, const TimingSettings &t) {
-  j = {{"warmup", t.warmup},
+  j = {{"method", timing_method_name(t.method)},
+       {"warmup", t.warmup},
        {"repeats", t.repeats},
        {"min_working_set_mib", t.min_working_set_mib},
        {"early_stop_after", t.early_stop_after},
        {"early_stop_margin", t.early_stop_margin}};
 }
 void from_json(const json &j, TimingSettings &t) {
+  std::string method = timing_method_name(t.method);
+  read(j, "method", method);
+  const std::optional<TimingMethod> m = timing_method(method);
+  if (!m) fail("method: expected \"stream\" or \"graphs\", got \"" + method + "\"");
+  t.method = *m;
   read(j, "warmup", t.warmup);
   read(j, "repeats", t.repeats);
   read(j, "min_working_set_mib", t.min_working_set_mib);
@@ -164,13 +170,14 @@ void from_json(const json &j, Verification &v) {
 
 void to_json(json &j, const Timing &t) {
   j = {{"median", t.median_ms}, {"min", t.min_ms}, {"max", t.max_ms}, {"repeats", t.repeats},
-       {"stopped_early", t.stopped_early}};
+       {"samples", t.samples}, {"stopped_early", t.stopped_early}};
 }
 void from_json(const json &j, Timing &t) {
   read(j, "median", t.median_ms);
   read(j, "min", t.min_ms);
   read(j, "max", t.max_ms);
   read(j, "repeats", t.repeats);
+  read(j, "samples", t.samples);
   read(j, "stopped_early", t.stopped_early);
 }
 
