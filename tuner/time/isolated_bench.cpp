@@ -70,7 +70,9 @@ class IsolatedBench : public CandidateBench {
       const Timing &cublas = baselines_[i].cublas;
       // Graphs replay a round of one launch per operand set (cuBLAS's launches per sample).
       const int per_round = cublas.samples > 0 ? std::max(1, cublas.repeats / cublas.samples) : 1;
-      const int timed = t.method == TimingMethod::graphs ? per_round * (graph_samples(t.repeats, per_round) + 1) : t.repeats;
+      const int timed = t.method == TimingMethod::graphs
+                            ? per_round * (graph_samples(t.repeats, per_round) + kUntimedGraphReplays)
+                            : t.repeats;
       expected_ms += cublas.median_ms * (t.warmup + timed + 4);
     }
     return std::max(30.0, expected_ms * 100 / 1000);

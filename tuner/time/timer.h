@@ -28,8 +28,10 @@ struct EarlyStop {
   double threshold_ms = 0;
 };
 
-// Replays timed with graphs when a round holds `per_round` launches.
+// Replays timed with graphs when a round holds `per_round` launches; besides them, one
+// untimed replay leads each batch (two at most: before and after the early stop's check).
 int graph_samples(int repeats, int per_round);
+constexpr int kUntimedGraphReplays = 2;
 
 // `launch(set)` enqueues one launch on `stream` using operand set `set`; it may throw
 // (CudaError). With graphs it must be capturable, and `stream` must not be the legacy
