@@ -500,6 +500,13 @@ TEST_F(DatabaseTest, ExportAndImportCarryTheTimingMethodUnderTheFingerprint) {
   } catch (const UserError &e) {
     EXPECT_NE(std::string(e.what()).find("timing_method: expected stream or graphs"), std::string::npos) << e.what();
   }
+  relabelled["runs"][0]["timing_method"] = nullptr;
+  try {
+    import_database(third.database(), relabelled, "relabelled.json", nullptr);
+    FAIL() << "a run whose timing method is null was imported";
+  } catch (const UserError &e) {
+    EXPECT_NE(std::string(e.what()).find("runs[0].timing_method"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(DatabaseTest, AnExportFromBeforeRunsHadATimingMethodImportsAsTimedBackToBack) {

@@ -22,6 +22,7 @@
 #include "tuner/pipeline/tune.h"
 #include "tuner/record/result_store.h"
 #include "tuner/record/tile_columns.h"
+#include "tuner/time/workspace.h"
 
 namespace sgemm_tune {
 namespace {
@@ -366,9 +367,23 @@ TEST_F(GpuPipeline, ATuningTimedAsGraphsRecordsItsMethodAndIsNotReusedBackToBack
   EXPECT_EQ(graphs.counts.launch_failed, 0u);
   EXPECT_EQ(graphs.counts.ok, graphs.counts.survivors * graphs.shapes.size());
   for (const ShapeReport &s : graphs.shapes) EXPECT_GT(s.cublas_ms, 0);
-  // Each ok row timed whole replays of at least five (or three, stopped early) rounds.
-  EXPECT_EQ(row(graphs, "SELECT COUNT(*) FROM results WHERE run_id = ?1 AND status = 'ok' AND repeats < 3"),
-            std::vector<std::int64_t>{0});
+  // Each ok row timed whole replays of one launch per operand set: at least five, or the
+  // three of the early stop.
+  {
+    ResultStore store(graphs.db_path);
+    Statement st = store.database().prepare("SELECT m, n, k, repeats FROM results WHERE run_id = ?1 AND status = 'ok'");
+    st.bind(1, graphs.run_id);
+    int rows = 0;
+    while (st.step()) {
+      const Shape shape{st.column_int("m"), st.column_int("n"), st.column_int("k")};
+      const auto sets = static_cast<std::int64_t>(ShapeWorkspace::set_count(shape, 2 * graphs.gpu->l2_bytes));
+      const std::int64_t repeats = st.column_int("repeats");
+      EXPECT_EQ(repeats % sets, 0) << shape.to_string() << ": " << repeats << " launches over " << sets << " sets";
+      EXPECT_TRUE(repeats / sets >= 5 || repeats / sets == 3) << shape.to_string() << ": " << repeats / sets;
+      ++rows;
+    }
+    EXPECT_EQ(rows, static_cast<int>(graphs.counts.ok));
+  }
 
   o.space.timing.method = TimingMethod::stream;
   const TuneReport stream = run_tuning(o);

@@ -82,7 +82,7 @@ int recorded_sm_count(Database &db, std::int64_t run_id) {
 }
 
 void print_entry(const BestEntry &e, std::ostream &out) {
-  char buf[160];
+  char buf[256];
   std::snprintf(buf, sizeof buf, "  %.3f ms, %.2f TFLOP/s, %.1f%% of cuBLAS at %s, measured %s (run %lld%s)\n",
                 e.time_ms, e.tflops, e.percent_of_cublas, e.shape.to_string().c_str(), e.measured_at.c_str(),
                 static_cast<long long>(e.run_id), e.fingerprint.timing_method == "graphs" ? ", timed as graphs" : "");

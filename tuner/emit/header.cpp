@@ -151,7 +151,8 @@ EmittedHeader emit_header(Database &db, const CurrentEnvironment &env, const Emi
       summary << "//   " << e->shape.to_string() << ": " << describe_tile(e->tile) << "\n//     "
               << number("%.3f", e->time_ms) << " ms, " << number("%.2f", e->tflops) << " TFLOP/s, "
               << number("%.1f%%", e->percent_of_cublas) << " of cuBLAS, measured " << cpp_comment_text(e->measured_at)
-              << " (run " << e->run_id << ", fingerprint " << cpp_comment_text(e->fingerprint_hash) << "); "
+              << " (run " << e->run_id << ", fingerprint " << cpp_comment_text(e->fingerprint_hash)
+              << (e->fingerprint.timing_method == "graphs" ? ", timed as CUDA graphs" : "") << "); "
               << (c.kernel ? "ships the machine code of the timed template, compiled by sgemm-tune"
                            : "compiled from source by your compiler")
               << "; edge kernels " << (edges.kernel && any.kernel ? "machine code" : "from source") << "\n";

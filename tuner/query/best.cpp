@@ -178,7 +178,6 @@ std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env)
         chosen = &r;
         break;
       }
-    current.timing_method = chosen->entry.fingerprint.timing_method;
     BestEntry e = chosen->entry;
     const Fingerprint &f = e.fingerprint;
     const auto compare = [&](const char *part, const std::string &recorded, const std::string &now,

@@ -1,6 +1,8 @@
 // Querying the database: the best verified configuration per GPU and problem shape, and
 // whether it is stale, i.e. whether any part of the fingerprint it was measured under
-// (template, compile options, NVRTC, driver, GPU, tuner) differs from what is in hand.
+// (template, compile options, NVRTC, driver, GPU, tuner) differs from what is in hand. The
+// fingerprint also holds how the run timed (stream or graphs), which is a choice, not a
+// part of what is in hand: it keeps the two ways apart but never makes an entry stale.
 #pragma once
 
 #include <cstdint>
@@ -54,8 +56,9 @@ struct BestEntry {
 };
 
 // One entry per (GPU, shape) with a verified result, ordered by GPU name then shape. Of
-// the fingerprints a shape was measured under, the current one is preferred, else the
-// newest run's; within it, the fastest result.
+// the fingerprints a shape was measured under, a current one is preferred (this
+// environment's, under either timing method), else any; of those, the newest run's;
+// within that fingerprint, the fastest result.
 std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env);
 
 // What the selection rule (sgemm_tuned_select.h) knows of an entry.

@@ -66,7 +66,7 @@ const std::vector<Column> kRunColumns = {
     {"host", Kind::text, true, 0, kMaxNameBytes},
     {"pid", Kind::integer, true, 0, kInt32Max},
     {"counts", Kind::text, true, 0, kMaxDetailBytes},
-    {"timing_method", Kind::token, true, 1, 16},  // schema version 6; absent: "stream"
+    {"timing_method", Kind::token, false, 1, 16},  // schema version 6; absent: "stream"
 };
 
 std::vector<Column> with_tile(std::vector<Column> columns) {
@@ -253,7 +253,8 @@ void check_columns(const std::vector<Column> &columns, const json &row, const st
       // Columns added by later schema versions may be absent (older exports): switches
       // default to 0 like the database does; everything else nullable may be absent.
       const std::string name = c.name;
-      const bool has_default = c.nullable || name == "prefetch" || name == "stream_k" || name == "operands";
+      const bool has_default =
+          c.nullable || name == "prefetch" || name == "stream_k" || name == "operands" || name == "timing_method";
       if (!has_default) throw UserError(where + "." + c.name + ": missing");
       continue;
     }

@@ -30,12 +30,15 @@ struct TimingSettings {
   // Untimed launches before timing. Verification has already run the kernel twice, so
   // one is enough to settle clocks and caches.
   int warmup = 1;
-  // Timed launches; the median is reported. With graphs, the replays timed number
-  // repeats / sets (at least 5), each the mean of its launches.
+  // Timed launches; the median is reported. With graphs, whole replays of one launch per
+  // operand set are timed, each figure the mean of its launches: repeats / sets rounded
+  // up, at least 5 replays (so up to 64 x 5 launches where a shape's operands are small,
+  // against `repeats` back to back), and an untimed replay before each batch.
   int repeats = 15;
   double min_working_set_mib = 0;  // 0: twice the GPU's L2, so that timing reads DRAM
-  // A candidate whose first `early_stop_after` launches are slower than the best so far
-  // by more than `early_stop_margin` cannot win: it is recorded from those launches.
+  // A candidate whose first `early_stop_after` launches (with graphs: replays) are slower
+  // than the best so far by more than `early_stop_margin` cannot win: it is recorded from
+  // those.
   int early_stop_after = 3;        // 0 turns early stopping off
   double early_stop_margin = 0.10;
   // A candidate still running after this long is stopped and recorded as launch_failed

@@ -21,6 +21,15 @@ BenchSession::BenchSession(const GpuInfo &gpu, const std::vector<Shape> &shapes,
                            const VerifySettings &verify, std::uint64_t seed)
     : timing_(timing), verify_(verify), seed_(seed), stream_(CudaStream::create()),
       cublas_(CublasHandle::create(stream_.get())) {
+  if (timing.method == TimingMethod::graphs) {
+    // A workspace of cuBLAS's own: without one, cuBLAS under stream capture allocates its
+    // workspace from a pool inside the graph (CUDA 12.2 and later), and each of its replays
+    // would carry allocation and release nodes that no candidate's has. 32 MiB is what
+    // cuBLAS asks for on Hopper, and enough on every earlier GPU.
+    constexpr std::size_t kCublasWorkspaceBytes = std::size_t{32} << 20;
+    cublas_workspace_ = DeviceFloats::allocate(kCublasWorkspaceBytes / sizeof(float), "cuBLAS's workspace");
+    SGEMM_CUBLAS_CHECK(cublasSetWorkspace(cublas_.get(), cublas_workspace_.get(), kCublasWorkspaceBytes));
+  }
   const std::size_t working_set = timing.min_working_set_mib > 0
                                       ? static_cast<std::size_t>(timing.min_working_set_mib * 1048576.0)
                                       : 2 * gpu.l2_bytes;

@@ -64,6 +64,7 @@ class BenchSession {
   VerifySettings verify_;
   std::uint64_t seed_;
   CudaStream stream_;
+  DeviceFloats cublas_workspace_;  // graphs only; declared first, so released after the handle
   CublasHandle cublas_;
   std::vector<std::unique_ptr<ShapeWorkspace>> workspaces_;
   std::vector<ShapeBaseline> baselines_;

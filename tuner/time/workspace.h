@@ -28,9 +28,10 @@ class ShapeWorkspace {
   void *scratch() const { return scratch_.get(); }
   // Bytes a workspace for `shape` would allocate.
   static std::size_t bytes_needed(const Shape &shape, std::size_t min_working_set_bytes);
+  // Operand sets it would hold: enough for the working set, 64 at most.
+  static std::size_t set_count(const Shape &shape, std::size_t min_working_set_bytes);
 
  private:
-  static std::size_t set_count(const Shape &shape, std::size_t min_working_set_bytes);
 
   Shape shape_;
   std::vector<DeviceFloats> a_, b_, c_;
