@@ -122,6 +122,25 @@ TEST_F(ReportTest, TimedCandidatesAreThoseOfTheBestEntrysFingerprintFastestFirst
   EXPECT_DOUBLE_EQ(big[1].at("time_ms").get<double>(), 3.1);
 }
 
+TEST_F(ReportTest, EachRunSaysHowItTimed) {
+  const std::string db_path = path("tune.db");
+  {
+    ResultStore store(db_path);
+    Fingerprint f = env_.fingerprint_for(env_.gpu_name, env_.compute_capability);
+    for (const char *method : {"stream", "graphs"}) {
+      f.timing_method = method;
+      const std::int64_t run = store.begin_run(h200_provenance(f));
+      store.record(run, ok_row(kBig, kBigTile, 2.600, 2.700));
+      store.finish_run(run, true);
+    }
+  }
+  const nlohmann::json runs = collect(db_path).at("runs");
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].at("timing_method"), "stream");
+  EXPECT_EQ(runs[1].at("timing_method"), "graphs");
+  EXPECT_NE(runs[0].at("fingerprint"), runs[1].at("fingerprint"));
+}
+
 TEST_F(ReportTest, FunnelFollowsThePipelineFromRecordedCountsElseFromRows) {
   const nlohmann::json runs = collect(two_template_database()).at("runs");
   ASSERT_EQ(runs.size(), 2u);

@@ -110,7 +110,7 @@ nlohmann::json funnel_from_counts(const std::string &counts_json) {
 nlohmann::json run_summaries(Database &db, const ReportScope &scope) {
   const std::map<std::int64_t, TimeUse> use = time_use(db);
   Statement st = db.prepare(R"(SELECT id, started_at, COALESCE(finished_at, '') AS finished_at, status, space_name,
-           space_hash, gpu_name, fingerprint, template_hash, COALESCE(counts, '') AS counts
+           space_hash, gpu_name, fingerprint, template_hash, timing_method, COALESCE(counts, '') AS counts
     FROM runs ORDER BY started_at, id)");
   nlohmann::json out = nlohmann::json::array();
   while (st.step()) {
@@ -126,6 +126,7 @@ nlohmann::json run_summaries(Database &db, const ReportScope &scope) {
     j["gpu"] = gpu;
     j["fingerprint"] = fingerprint;
     j["template_hash"] = st.column_text("template_hash");
+    j["timing_method"] = st.column_text("timing_method");
     nlohmann::json funnel = funnel_from_counts(st.column_text("counts"));
     j["funnel_from"] = funnel.empty() ? "rows" : "counts";
     j["funnel"] = funnel.empty() ? funnel_from_rows(db, id) : std::move(funnel);

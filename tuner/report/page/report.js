@@ -209,7 +209,8 @@
   }
 
   function runLabel(r) {
-    return 'run ' + r.id + ', ' + r.started_at + ', space ' + r.space + ', ' + r.gpu + ' (' + r.status + ')';
+    return 'run ' + r.id + ', ' + r.started_at + ', space ' + r.space + ', ' + r.gpu + ' (' + r.status +
+      (r.timing_method === 'graphs' ? ', timed as CUDA graphs' : '') + ')';
   }
 
   function funnel(run) {
