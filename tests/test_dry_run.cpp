@@ -108,6 +108,7 @@ TEST(DryRun, JsonCarriesCountsAndSurvivorsByParameterName) {
   const nlohmann::json j = report_to_json(run_tuning(small_dry_run()));
   EXPECT_EQ(j.at("schema_version"), kReportJsonVersion);
   EXPECT_EQ(j.at("arch"), "sm_90");
+  EXPECT_EQ(j.at("timing_method"), "stream");
   EXPECT_TRUE(j.at("dry_run").get<bool>());
   for (const char *key : {"enumerated", "invalid", "compile_failed", "pruned", "survivors"})
     EXPECT_TRUE(j.at("counts").contains(key)) << key;

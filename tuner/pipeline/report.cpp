@@ -73,7 +73,8 @@ void print_counts(const TuneReport &r, std::ostream &out) {
   if (!r.dry_run)
     out << "measured: " << c.measurements << " (candidate, shape) pairs: " << c.ok << " ok, " << c.wrong_result
         << " wrong result, " << c.launch_failed << " launch failed; " << c.stopped_early
-        << " timings stopped early (could not win)";
+        << " timings stopped early (could not win)"
+        << (r.timing_method == "graphs" ? "; timed as CUDA graphs (GPU time only)" : "");
   if (c.reused) out << "; " << c.reused << " pairs reused from earlier runs with the same fingerprint";
   if (!r.dry_run) out << "\n";
   // Compilations: a candidate taken again is compiled again.
@@ -182,6 +183,7 @@ nlohmann::json report_to_json(const TuneReport &r) {
   j["arch"] = r.arch;
   j["dry_run"] = r.dry_run;
   j["strategy"] = r.strategy;
+  j["timing_method"] = r.timing_method;
   j["template_hash"] = r.template_hash;
   j["compile_options"] = r.compile_options;
   if (r.gpu) {

@@ -135,6 +135,7 @@ class TuningRun {
     report_.jobs = o_.jobs;
     report_.references = o_.space.references;
     report_.strategy = strategy_->name();
+    report_.timing_method = timing_method_name(o_.space.timing.method);
   }
 
   TuneReport finish_report() {

@@ -130,6 +130,7 @@ struct TuneReport {
   std::vector<ShapeReport> shapes;
   std::vector<std::pair<std::string, SgemmTile>> references;
   std::string strategy;  // as --strategy spells it
+  std::string timing_method;  // as timing.method spells it: "stream" or "graphs"
   std::vector<SgemmTile> finalists;  // staged: the structures taken to the second stage
   double wall_seconds = 0;
   double compile_wall_seconds = 0;  // first compile started to last finished
