@@ -85,7 +85,8 @@ void print_entry(const BestEntry &e, std::ostream &out) {
   char buf[256];
   std::snprintf(buf, sizeof buf, "  %.3f ms, %.2f TFLOP/s, %.1f%% of cuBLAS at %s, measured %s (run %lld%s)\n",
                 e.time_ms, e.tflops, e.percent_of_cublas, e.shape.to_string().c_str(), e.measured_at.c_str(),
-                static_cast<long long>(e.run_id), e.fingerprint.timing_method == "graphs" ? ", timed as graphs" : "");
+                static_cast<long long>(e.run_id),
+                e.fingerprint.timing_method == "graphs" ? ", timed as CUDA graphs" : "");
   out << "  " << describe_tile(e.tile) << "\n" << buf;
   if (e.stale()) {
     out << "  STALE, measured under another";

@@ -10,6 +10,7 @@
 #include "tuner/common/errors.h"
 #include "tuner/common/text.h"
 #include "tuner/record/row_checks.h"
+#include "tuner/space/settings.h"
 #include "tuner/record/shape_columns.h"
 #include "tuner/record/tile_columns.h"
 
@@ -152,14 +153,17 @@ std::vector<BestEntry> best_entries(Database &db, const CurrentEnvironment &env)
 
   std::vector<BestEntry> out;
   for (auto &[key, rows] : groups) {
-    Fingerprint current = env.fingerprint_for(std::get<0>(key), std::get<1>(key));
-    // Prefer a current fingerprint (this environment's, under the row's own timing method);
-    // of those, or where none is current of all, the newest run's fingerprint answers with
-    // its fastest row. One fingerprint, one way of timing: rows timed back to back and rows
+    const Fingerprint current = env.fingerprint_for(std::get<0>(key), std::get<1>(key));
+    // Prefer a current fingerprint (this environment's, under either timing method); of
+    // those, or where none is current of all, the newest run's fingerprint answers with its
+    // fastest row. One fingerprint, one way of timing: rows timed back to back and rows
     // timed as graphs are never ranked against each other.
+    Fingerprint current_graphs = current;
+    current_graphs.timing_method = timing_method_name(TimingMethod::graphs);
+    const std::string current_hashes[] = {current.hash(), current_graphs.hash()};
     const auto is_current = [&](const Row &r) {
-      current.timing_method = r.entry.fingerprint.timing_method;
-      return !current.driver_version.empty() && r.entry.fingerprint_hash == current.hash();
+      return !current.driver_version.empty() &&
+             (r.entry.fingerprint_hash == current_hashes[0] || r.entry.fingerprint_hash == current_hashes[1]);
     };
     bool any_current = false;
     for (const Row &r : rows) any_current = any_current || is_current(r);

@@ -11,6 +11,7 @@
 #include "tuner/prune/prune.h"
 #include "tuner/record/result_store.h"
 #include "tuner/record/tile_columns.h"
+#include "tuner/space/settings.h"
 
 namespace sgemm_tune {
 namespace {
@@ -354,7 +355,7 @@ void check_run_row(const json &row, const std::string &where) {
   f.compute_capability = text_or_empty(row, "compute_capability");
   f.tuner_version = text_or_empty(row, "tuner_version");
   if (row.contains("timing_method")) f.timing_method = row["timing_method"].get<std::string>();
-  if (!is_one_of(f.timing_method, {"stream", "graphs"}))
+  if (!timing_method(f.timing_method))
     throw UserError(where + ".timing_method: expected stream or graphs, got \"" + f.timing_method + "\"");
   if (f.hash() != row["fingerprint"].get<std::string>())
     throw UserError(where + ".fingerprint: is not the hash of the run's template, options, NVRTC, driver, GPU, "

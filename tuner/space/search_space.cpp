@@ -132,8 +132,8 @@ void read_parameters(const FieldReader &r, const json &j, SearchSpace &space) {
 
 void read_timing(const FieldReader &r, const json &j, TimingSettings &t) {
   r.require_object(j, "timing");
-  r.reject_unknown(j, "timing", {"method", "warmup", "repeats", "min_working_set_mib", "early_stop_after", "early_stop_margin",
-                                  "timeout_seconds"});
+  r.reject_unknown(j, "timing", {"method", "warmup", "repeats", "min_working_set_mib", "early_stop_after",
+                                  "early_stop_margin", "timeout_seconds"});
   if (j.contains("method")) {
     const std::string name = r.string(j["method"], "timing.method");
     const std::optional<TimingMethod> m = timing_method(name);
