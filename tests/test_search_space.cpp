@@ -114,6 +114,21 @@ TEST(SearchSpace, EveryFieldIsValidated) {
                "field 'strategy.probe.BQ': unknown field");
 }
 
+TEST(SearchSpace, AProbedParameterMayListSeveralValues) {
+  const SearchSpace s = parse_search_space(
+      variant(R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"STAGES": [3, 2], "BK": 16}}, "shapes")"));
+  // One (index, value) pair per value, in the file's order within a parameter.
+  EXPECT_EQ(s.strategy.probe, (std::vector<std::pair<std::size_t, int>>{{2, 16}, {8, 3}, {8, 2}}));
+  expect_error(variant(R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"STAGES": []}}, "shapes")"),
+               "field 'strategy.probe.STAGES': expected a value or a non-empty list of values");
+  expect_error(variant(R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"STAGES": [2, 4]}}, "shapes")"),
+               "field 'strategy.probe.STAGES[1]': 4 is not among the values of parameters.STAGES");
+  expect_error(variant(R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"STAGES": [2, 2]}}, "shapes")"),
+               "field 'strategy.probe.STAGES[1]': 2 is listed twice");
+  expect_error(variant(R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"STAGES": ["2"]}}, "shapes")"),
+               "field 'strategy.probe.STAGES[0]'");
+}
+
 TEST(SearchSpace, SwitchesDefaultToOffAndTakeOnlyZeroOrOne) {
   // Left out (every space written before the switches existed): searched at 0 only.
   const SearchSpace plain = parse_search_space(kMinimal, "space.json");

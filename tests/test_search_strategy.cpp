@@ -92,6 +92,31 @@ TEST(StagedSearch, ProbesFirstThenOnlyTheFinalistsStructures) {
   EXPECT_NE(search.not_proposed().detail.find("2 best"), std::string::npos);
 }
 
+TEST(StagedSearch, RanksEachStructureByItsBestProbeWhereAParameterHasSeveral) {
+  // STAGES probed at 2 and 3: BN = 64 runs 50% of cuBLAS with 2 stages and 120% with 3,
+  // BN = 128 100% with either. By its best probe BN = 64 leads; by the mean of its probes
+  // (85%) or its 2-stage probe alone it would not.
+  StrategySettings settings = probe_bk16_stages2(1);
+  settings.probe = {{kBK, 16}, {kStages, 2}, {kStages, 3}};
+  StagedSearch search(settings, {}, kTwoShapes);
+  search.start(survivors());
+  const SearchBatch first = search.next(SearchHistory{2, {}, {}});
+  EXPECT_EQ(first.tiles.size(), 8u) << "every structure at BK 16 with 2 and with 3 stages";
+  for (const SgemmTile &t : first.tiles) EXPECT_EQ(t.BK, 16);
+  SearchHistory h;
+  h.shape_count = 2;
+  for (std::size_t shape = 0; shape < 2; ++shape)
+    for (const SgemmTile &t : first.tiles) {
+      const double percent = t.BN == 64 ? (t.STAGES == 3 ? 120 : 50) : t.BN == 128 ? 100 : 60;
+      h.timed.push_back(TimedResult{t, shape, 100.0 / percent, percent});
+    }
+  const SearchBatch second = search.next(h);
+  ASSERT_EQ(search.finalists().size(), 1u);
+  EXPECT_EQ(search.finalists()[0].BN, 64);
+  EXPECT_EQ(second.tiles, (std::vector<SgemmTile>{tile(64, 8, 2), tile(64, 8, 3)}))
+      << "the finalist's other values of the probed parameters; both probes were timed already";
+}
+
 TEST(StagedSearch, TakesReferencesIntoTheFirstStageWithoutScoringThem) {
   // A reference off the probe values: timed in the first stage, but its structure is
   // scored by its probe variant only.

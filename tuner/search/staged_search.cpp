@@ -84,20 +84,25 @@ SearchBatch StagedSearch::second_stage(const SearchHistory &history) {
 }
 
 std::vector<SgemmTile> StagedSearch::rank_structures(const SearchHistory &history) const {
-  // Summed shape by shape, in the history's order: the same sums, and so the same ties, in
+  // Summed shape by shape, in the shapes' order: the same sums, and so the same ties, in
   // every run over the same timings; over the first stage's shapes only (a reference that
   // is also a probe has times at the BLAS shapes, which the other probes wait for).
   std::vector<bool> ranked_at(history.shape_count, false);
   for (const std::size_t s : first_shapes_)
     if (s < ranked_at.size()) ranked_at[s] = true;
-  std::map<SgemmTile, double> score;
+  // Each structure at each shape by its best probe (several where a parameter is probed at
+  // several values), then the score: the mean over the first stage's shapes.
   std::vector<std::map<SgemmTile, double>> by_shape(history.shape_count);
   for (const TimedResult &r : history.timed) {
     if (!is_probe(r.tile)) continue;  // a reference off the probe values would count its structure twice
     if (r.shape >= ranked_at.size() || !ranked_at[r.shape]) continue;
-    score[structure_of(r.tile)] += r.percent_of_cublas / static_cast<double>(first_shapes_.size());
-    by_shape[r.shape][structure_of(r.tile)] = r.percent_of_cublas;
+    const auto [at, added] = by_shape[r.shape].emplace(structure_of(r.tile), r.percent_of_cublas);
+    if (!added && r.percent_of_cublas > at->second) at->second = r.percent_of_cublas;
   }
+  std::map<SgemmTile, double> score;
+  for (const auto &values : by_shape)
+    for (const auto &[structure, percent] : values)
+      score[structure] += percent / static_cast<double>(first_shapes_.size());
   // Best first; ties in structure order.
   const auto ranked = [](const std::map<SgemmTile, double> &values) {
     std::vector<std::pair<double, SgemmTile>> order;
@@ -125,9 +130,13 @@ SgemmTile StagedSearch::structure_of(SgemmTile tile) const {
 }
 
 bool StagedSearch::is_probe(const SgemmTile &tile) const {
-  for (const auto &[index, value] : settings_.probe)
-    if (tile_parameter(tile, index) != value) return false;
-  return true;
+  // Every probed parameter at one of its probe values (a parameter may be listed with several).
+  using Entry = std::pair<std::size_t, int>;
+  return std::all_of(settings_.probe.begin(), settings_.probe.end(), [&](const Entry &probed) {
+    return std::any_of(settings_.probe.begin(), settings_.probe.end(), [&](const Entry &value) {
+      return value.first == probed.first && tile_parameter(tile, value.first) == value.second;
+    });
+  });
 }
 
 std::vector<std::size_t> StagedSearch::every_shape() const {

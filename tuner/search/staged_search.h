@@ -1,7 +1,8 @@
 // A search in two stages. The first times the survivors whose probed parameters have the
 // probe values (e.g. BK = 16, STAGES = 2), and the space's references; it ranks their tile
 // structures (the tile with the probed parameters left out) by mean percent of cuBLAS over
-// the shapes. The second times every other value of the probed parameters, for the best
+// the shapes, each at each shape by its best probe where a parameter is probed at several
+// values. The second times every other value of the probed parameters, for the best
 // `finalists` structures and each shape's own best `finalists_per_shape` only; the rest are
 // recorded as pruned, reason "not_finalist".
 //

@@ -223,11 +223,22 @@ void read_strategy(const FieldReader &r, const json &j, SearchSpace &space) {
       const std::string name(kTileParameters[p]);
       if (!j["probe"].contains(name)) continue;
       const std::string field = "strategy.probe." + name;
-      const int v = static_cast<int>(r.integer(j["probe"][name], field, tile_parameter_min(p), kMaxParameterValue));
-      const auto &values = space.values[p];
-      if (std::find(values.begin(), values.end(), v) == values.end())
-        r.fail(field, std::to_string(v) + " is not among the values of parameters." + name);
-      s.probe.emplace_back(p, v);
+      // One value, or several: then each structure is probed at each of them and ranked,
+      // shape by shape, by the best (staged_search.h).
+      const json &given = j["probe"][name];
+      const bool several = given.is_array();
+      if (several && given.empty()) r.fail(field, "expected a value or a non-empty list of values");
+      std::vector<int> probed;
+      for (std::size_t i = 0; i < (several ? given.size() : 1); ++i) {
+        const std::string where = several ? field + "[" + std::to_string(i) + "]" : field;
+        const int v = static_cast<int>(r.integer(several ? given[i] : given, where, tile_parameter_min(p), kMaxParameterValue));
+        const auto &values = space.values[p];
+        if (std::find(values.begin(), values.end(), v) == values.end())
+          r.fail(where, std::to_string(v) + " is not among the values of parameters." + name);
+        if (std::find(probed.begin(), probed.end(), v) != probed.end()) r.fail(where, std::to_string(v) + " is listed twice");
+        probed.push_back(v);
+        s.probe.emplace_back(p, v);
+      }
     }
   }
   if (s.kind == StrategySettings::Kind::staged && s.probe.empty())

@@ -65,7 +65,10 @@ struct PruneSettings {
 // How the space is searched.
 //   exhaustive: every candidate that survives pruning is timed.
 //   staged: first only the candidates whose `probe` parameters have the probe values
-//     (e.g. BK = 16, STAGES = 2), which ranks the tile structures; then the best
+//     (e.g. BK = 16, STAGES = 2), which ranks the tile structures, each at each shape by
+//     its best probe where a parameter is probed at several values (STREAMK 0 and 1: with
+//     stream-K a small shape's probes all sit on the floor of its second launch, without
+//     it a mid-sized shape's few tiles leave SMs idle); then the best
 //     `finalists` structures (by mean percent of cuBLAS over the shapes) with every value
 //     of the probe parameters, and besides them each shape's own best
 //     `finalists_per_shape`, so that a shape unlike the rest (a small one among large ones)
@@ -84,7 +87,9 @@ struct PruneSettings {
 // has been); survivors they did not propose are recorded as pruned, reason "not_proposed".
 struct StrategySettings {
   enum class Kind { exhaustive, staged, random, genetic, model } kind = Kind::exhaustive;
-  std::vector<std::pair<std::size_t, int>> probe;  // (parameter index, value)
+  // (parameter index, value); a parameter probed at several values appears once for each,
+  // and a structure is then ranked at each shape by the best of its probes.
+  std::vector<std::pair<std::size_t, int>> probe;
   int finalists = 24;
   int finalists_per_shape = 0;
   // Staged: whether the first stage times the BLAS shapes too. By default it times the
