@@ -173,8 +173,17 @@ int main(int argc, char **argv) {
       return usage();
     }
   }
-  std::ifstream in(argv[1]);
+  std::ifstream in(argv[1], std::ios::binary);
   if (!in) fail(std::string("cannot read ") + argv[1]);
+  // Sweeps are kept gzipped under bench/results and tests/data; read as text, one would
+  // only hold "no entries or no choices".
+  if (in.peek() == 0x1f) {
+    in.get();
+    if (in.peek() == 0x8b)
+      fail(std::string(argv[1]) + " is gzip-compressed: decompress it first (gzip -dk " + argv[1] + ")");
+    in.clear();
+    in.seekg(0);
+  }
   std::vector<k::TunedShape> entries;
   std::map<int, Problem> problems;
   int sms = 132;
