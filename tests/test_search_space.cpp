@@ -120,7 +120,7 @@ TEST(SearchSpace, AProbedParameterMayListSeveralValues) {
   // One (index, value) pair per value, in the file's order within a parameter.
   EXPECT_EQ(s.strategy.probe, (std::vector<std::pair<std::size_t, int>>{{2, 16}, {8, 3}, {8, 2}}));
   expect_error(variant(R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"STAGES": []}}, "shapes")"),
-               "field 'strategy.probe.STAGES': expected a value or a non-empty list of values");
+               "field 'strategy.probe.STAGES': expected an integer or a non-empty list of integers");
   expect_error(variant(R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"STAGES": [2, 4]}}, "shapes")"),
                "field 'strategy.probe.STAGES[1]': 4 is not among the values of parameters.STAGES");
   expect_error(variant(R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"STAGES": [2, 2]}}, "shapes")"),

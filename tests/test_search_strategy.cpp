@@ -93,9 +93,10 @@ TEST(StagedSearch, ProbesFirstThenOnlyTheFinalistsStructures) {
 }
 
 TEST(StagedSearch, RanksEachStructureByItsBestProbeWhereAParameterHasSeveral) {
-  // STAGES probed at 2 and 3: BN = 64 runs 50% of cuBLAS with 2 stages and 120% with 3,
-  // BN = 128 100% with either. By its best probe BN = 64 leads; by the mean of its probes
-  // (85%) or its 2-stage probe alone it would not.
+  // STAGES probed at 2 and 3: BN = 64 runs 120% of cuBLAS with 3 stages and 50% with 2 at
+  // the first shape, the other way round at the second; BN = 128 100% with either. By its
+  // best probe at each shape BN = 64 leads (120%); by the mean of its probes, or by the
+  // probe that is best over both shapes (85% either), it would not.
   StrategySettings settings = probe_bk16_stages2(1);
   settings.probe = {{kBK, 16}, {kStages, 2}, {kStages, 3}};
   StagedSearch search(settings, {}, kTwoShapes);
@@ -107,7 +108,8 @@ TEST(StagedSearch, RanksEachStructureByItsBestProbeWhereAParameterHasSeveral) {
   h.shape_count = 2;
   for (std::size_t shape = 0; shape < 2; ++shape)
     for (const SgemmTile &t : first.tiles) {
-      const double percent = t.BN == 64 ? (t.STAGES == 3 ? 120 : 50) : t.BN == 128 ? 100 : 60;
+      const bool wins_here = (t.STAGES == 3) == (shape == 0);
+      const double percent = t.BN == 64 ? (wins_here ? 120 : 50) : t.BN == 128 ? 100 : 60;
       h.timed.push_back(TimedResult{t, shape, 100.0 / percent, percent});
     }
   const SearchBatch second = search.next(h);

@@ -180,7 +180,7 @@ int main(int argc, char **argv) {
   if (in.peek() == 0x1f) {
     in.get();
     if (in.peek() == 0x8b)
-      fail(std::string(argv[1]) + " is gzip-compressed: decompress it first (gzip -dk " + argv[1] + ")");
+      fail(std::string(argv[1]) + " is gzip-compressed: decompress it first (gzip -dc " + argv[1] + " > sweep.csv)");
     in.clear();
     in.seekg(0);
   }

@@ -20,9 +20,12 @@ void StagedSearch::start(std::vector<SgemmTile> survivors) {
   deferred_shapes_.clear();
   for (std::size_t i = 0; i < shapes_.size(); ++i) (shapes_[i].blas ? deferred_shapes_ : first_shapes_).push_back(i);
   // The BLAS shapes wait only where every probe can be ranked without them: with nothing
-  // plain to rank on, a probe that tiles none of the plain shapes (its structure would
-  // never be a finalist, a reference's neither: only the plain shapes are ranked), or when
-  // the space asks for it, the first stage times every shape.
+  // plain to rank on, a probe that tiles none of the plain shapes (ranked on the plain
+  // shapes alone, it would never count for its structure, a reference's neither), or when
+  // the space asks for it, the first stage times every shape. Each probe counts on its own,
+  // one of several values of a parameter too (BK 16 and 32, say): where one of them tiles
+  // no plain shape, every shape is timed in the first stage, though a sibling ranks the
+  // structure.
   const bool every_probe_ranked = std::all_of(survivors_.begin(), survivors_.end(), [&](const SgemmTile &tile) {
     return !is_probe(tile) || std::any_of(first_shapes_.begin(), first_shapes_.end(), [&](std::size_t s) {
              return tile_serves_shape(tile, shapes_[s]);
@@ -94,7 +97,9 @@ std::vector<SgemmTile> StagedSearch::rank_structures(const SearchHistory &histor
   // several values), then the score: the mean over the first stage's shapes.
   std::vector<std::map<SgemmTile, double>> by_shape(history.shape_count);
   for (const TimedResult &r : history.timed) {
-    if (!is_probe(r.tile)) continue;  // a reference off the probe values would count its structure twice
+    // A reference off the probe values would score its structure by a variant the other
+    // structures are not timed at.
+    if (!is_probe(r.tile)) continue;
     if (r.shape >= ranked_at.size() || !ranked_at[r.shape]) continue;
     const auto [at, added] = by_shape[r.shape].emplace(structure_of(r.tile), r.percent_of_cublas);
     if (!added && r.percent_of_cublas > at->second) at->second = r.percent_of_cublas;

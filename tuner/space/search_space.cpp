@@ -227,7 +227,7 @@ void read_strategy(const FieldReader &r, const json &j, SearchSpace &space) {
       // shape by shape, by the best (staged_search.h).
       const json &given = j["probe"][name];
       const bool several = given.is_array();
-      if (several && given.empty()) r.fail(field, "expected a value or a non-empty list of values");
+      if (several && given.empty()) r.fail(field, "expected an integer or a non-empty list of integers");
       std::vector<int> probed;
       for (std::size_t i = 0; i < (several ? given.size() : 1); ++i) {
         const std::string where = several ? field + "[" + std::to_string(i) + "]" : field;

@@ -67,8 +67,8 @@ struct PruneSettings {
 //   staged: first only the candidates whose `probe` parameters have the probe values
 //     (e.g. BK = 16, STAGES = 2), which ranks the tile structures, each at each shape by
 //     its best probe where a parameter is probed at several values (STREAMK 0 and 1: with
-//     stream-K a small shape's probes all sit on the floor of its second launch, without
-//     it a mid-sized shape's few tiles leave SMs idle); then the best
+//     stream-K a small shape's fastest probes sit within 0.2 us of the floor its second
+//     launch sets, without it a mid-sized shape's few tiles leave SMs idle); then the best
 //     `finalists` structures (by mean percent of cuBLAS over the shapes) with every value
 //     of the probe parameters, and besides them each shape's own best
 //     `finalists_per_shape`, so that a shape unlike the rest (a small one among large ones)
