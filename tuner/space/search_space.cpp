@@ -228,15 +228,14 @@ void read_strategy(const FieldReader &r, const json &j, SearchSpace &space) {
       const json &given = j["probe"][name];
       const bool several = given.is_array();
       if (several && given.empty()) r.fail(field, "expected an integer or a non-empty list of integers");
-      std::vector<int> probed;
+      const auto &values = space.values[p];
+      std::set<int> seen;
       for (std::size_t i = 0; i < (several ? given.size() : 1); ++i) {
-        const std::string where = several ? field + "[" + std::to_string(i) + "]" : field;
+        const std::string where = several ? FieldReader::index(field, i) : field;
         const int v = static_cast<int>(r.integer(several ? given[i] : given, where, tile_parameter_min(p), kMaxParameterValue));
-        const auto &values = space.values[p];
         if (std::find(values.begin(), values.end(), v) == values.end())
           r.fail(where, std::to_string(v) + " is not among the values of parameters." + name);
-        if (std::find(probed.begin(), probed.end(), v) != probed.end()) r.fail(where, std::to_string(v) + " is listed twice");
-        probed.push_back(v);
+        if (!seen.insert(v).second) r.fail(where, std::to_string(v) + " is listed twice");
         s.probe.emplace_back(p, v);
       }
     }
