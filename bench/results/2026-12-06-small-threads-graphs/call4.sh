@@ -15,7 +15,7 @@
 # and .device/devbin.tgz holding sgemm-tune, sgemm_tune_gpu_tests and bench_shapes-W3a.
 # Carry [".device"]. W3a was tuned on an H100: on an H200 its rounds take its entries by
 # architecture, so compare there only after tuning the shipped space on it too.
-# Under $OUT: gpu.txt, tune-WB.db.gz, logs.tgz, the four rounds.
+# Under $OUT: gpu.txt, tune-WB.db.gz, logs.tgz, rounds.tgz (the four rounds).
 set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
@@ -32,4 +32,5 @@ tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$L"
 for round in "W3a 1" "WB 1" "WB 2" "W3a 2"; do
   graphs_round $round 45
 done
+(cd "$OUT" && tar czf rounds.tgz ./*-seed*-graphs.txt && rm -f ./*-seed*-graphs.txt)
 echo "done after $(($(date +%s) - T0)) s" | tee -a "$G"
