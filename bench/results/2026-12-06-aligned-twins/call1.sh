@@ -38,7 +38,7 @@ for v in narrow aligned; do
   echo "ncu $v exit $? after $(($(date +%s) - T0)) s" | tee -a "$G"
 done
 tar czf "$OUT/ncu.tgz" -C "$OUT" ncu && rm -rf "$OUT/ncu"
-left=$((570 - ($(date +%s) - T0)))
+left=$((420 - ($(date +%s) - T0)))
 if [ "$left" -gt 40 ]; then
   csv=$OUT/sweep-twins.csv
   timeout "$((left + 10))" .device/bench_shapes-W3a --sweep --graphs --problems "$P" --sweep-seconds "$left" >"$csv" 2>&1
