@@ -80,15 +80,6 @@ __device__ __forceinline__ void cp_async4_zfill(float *smem_dst, const float *gm
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(addr), "l"(gmem_src), "r"(inside ? 4 : 0));
 }
 
-// Four floats from gmem_src into smem_dst, 4 bytes each, the first `bytes` / 4 of them read
-// and the rest zero-filled (`bytes` as copy_bytes_inside gives it): the narrow bodies' copy
-// of four floats of a stage inside K. `bytes` is 0 past the operand, where gmem_src stands
-// for some valid address.
-__device__ __forceinline__ void cp_async4x_zfill(float *smem_dst, const float *gmem_src, int bytes) {
-#pragma unroll
-  for (int j = 0; j < 4; ++j) cp_async4_zfill(smem_dst + j, bytes > 4 * j ? gmem_src + j : gmem_src, bytes > 4 * j);
-}
-
 // The bytes of a four-float copy that lie inside a row with `left` floats from the copy's
 // first to the row's end (any number; none at or below 0).
 __device__ __forceinline__ int copy_bytes_inside(int left) { return left >= 4 ? 16 : left > 0 ? left * 4 : 0; }
@@ -644,16 +635,9 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
   // a tile inside M x N as it does; only tiles crossing M or N take the guarded stores, and
   // every tile where C is transposed or not 16-byte aligned. The fast kernel's code keeps a
   // row index times a leading dimension in an int (leading_dimensions_fit_tile): the edge
-  // kernel runs a product whose leading dimensions are larger on a narrow body, whose
-  // offsets are 64-bit (edge_kernel_body).
+  // kernel runs a product whose leading dimensions are larger on a narrow body, guarded
+  // everywhere with 64-bit offsets (edge_kernel_body).
   constexpr bool kWideEdges = kEdges && !kAny && !kBodyNarrow;
-  // The edge kernel's narrow bodies copy the stages inside K as the wide ones do, unguarded
-  // but for the M and N remainders, 4 bytes at a time and with 64-bit offsets (they also
-  // serve leading dimensions past the wide bodies' int offsets). Guarded per element
-  // everywhere, their copies' address and bounds arithmetic took 25% more instructions
-  // than the wide body's at a tile of one warp (ncu, 457x637x981, 32 x 32 x 16:
-  // bench/results/2026-12-06-aligned-twins).
-  constexpr bool kInteriorCopies = kEdges && !kAny;
   // The tail split (kOperandTailSplit, tile_edges_tail_split): the blocks past the tiles of
   // whole waves each take a part of a split tile's K (tail_split_piece); the scale pass's
   // grid is the split tiles, the last of C's tiles.
@@ -716,9 +700,9 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     // and the edge kernel stalled on instruction fetch far more often than the fast kernel
     // (ncu: bench/results/2026-12-04-h200-edge-bodies, calls 2 and 3). Slice `tile` of the
     // block's K range is then slice sliceOf(tile) of it.
-    const bool remainderFirst = kInteriorCopies && K % BK != 0 && kEnd == kTilesPerTile;
+    const bool remainderFirst = kWideEdges && K % BK != 0 && kEnd == kTilesPerTile;
     auto sliceOf = [&](int tile) { return !remainderFirst ? tile : tile == 0 ? numTiles - 1 : tile - 1; };
-    auto unguarded = [&](int slice) { return kInteriorCopies && detail::span_inside<BK>(kBegin + slice, K); };
+    auto unguarded = [&](int slice) { return kWideEdges && detail::span_inside<BK>(kBegin + slice, K); };
     // The last of the tile's rows of A inside M (BM - 1 inside it), and the floats of B's
     // (a transposed A's) four columns that a thread copies which lie inside N (M), as
     // bytes, with the column it copies them from.
@@ -746,7 +730,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
     // calls in the wide bodies never do, and hold no guarded code).
     auto loadA = [&](int tileInRange, int stage, bool mayGuard) {
       const int tile = sliceOf(tileInRange);
-      if (kEdges && (mayGuard || !kInteriorCopies) && !unguarded(tile)) {
+      if (kEdges && (mayGuard || !kWideEdges) && !unguarded(tile)) {
         if (transA) {
 #pragma unroll
           for (int pass = 0; pass < A_PASSES; ++pass) {
@@ -772,12 +756,8 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
           int k, m;
           transposedAPlace(pass, k, m);
           const int bytes = detail::copy_bytes_inside(mLeft - m);
-          if constexpr (kBodyNarrow)
-            detail::cp_async4x_zfill(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)],
-                                     &src[static_cast<long long>(k) * lda + (bytes > 0 ? m : 0)], bytes);
-          else
-            detail::cp_async16_zfill(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)],
-                                     &src[static_cast<long long>(k) * lda + (bytes > 0 ? m : 0)], bytes);
+          detail::cp_async16_zfill(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)],
+                                   &src[static_cast<long long>(k) * lda + (bytes > 0 ? m : 0)], bytes);
         }
         return;
       }
@@ -786,12 +766,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
       for (int pass = 0; pass < A_PASSES; ++pass) {
         int row = innerRowA + pass * ROW_STRIDE_A;
         if (kEdges) row = row < aLastRow ? row : aLastRow;
-        if constexpr (kBodyNarrow) {
-          const float *p = &src[static_cast<long long>(row) * lda + innerColA * 4];
-          aFrag[pass] = make_float4(p[0], p[1], p[2], p[3]);
-        } else {
-          aFrag[pass] = reinterpret_cast<const float4 *>(&src[row * lda + innerColA * 4])[0];
-        }
+        aFrag[pass] = reinterpret_cast<const float4 *>(&src[row * lda + innerColA * 4])[0];
       }
     };
     auto storeA = [&](int stage) {
@@ -813,7 +788,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
       const float *src = bTile + static_cast<long long>(tile) * BK * ldb;
       const int dst = B_BASE + stage * B_STAGE;
       if (transB) return;  // storeB reads it
-      if (kEdges && (mayGuard || !kInteriorCopies) && !unguarded(tile)) {
+      if (kEdges && (mayGuard || !kWideEdges) && !unguarded(tile)) {
         // Past K or N: zeros, read from nowhere.
 #pragma unroll
         for (int pass = 0; pass < B_PASSES; ++pass) {
@@ -826,10 +801,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 #pragma unroll
       for (int pass = 0; pass < B_PASSES; ++pass) {
         const int row = innerRowB + pass * ROW_STRIDE_B;
-        if (kBodyNarrow)
-          detail::cp_async4x_zfill(&sgemm_smem[dst + row * BN + innerColB * 4],
-                                   &src[static_cast<long long>(row) * ldb + bCol], bBytes);
-        else if (kEdges)
+        if (kEdges)
           detail::cp_async16_zfill(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * ldb + bCol], bBytes);
         else
           detail::cp_async16(&sgemm_smem[dst + row * BN + innerColB * 4], &src[row * ldb + innerColB * 4]);
