@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Call 4 (prepared in session 42, not yet run): bench/experiments/workload_probe_streamk_both.json
-# (the shipped workload space with each structure probed with and without stream-K, ranked
-# at each shape by the better probe) tuned here as WB, 300 s at most, against W3a (call 3's
+# Call 4 (prepared in session 42, run in session 43: RUN.md):
+# bench/experiments/workload_probe_streamk_both.json (the shipped workload space with each
+# structure probed with and without stream-K, ranked at each shape by the better probe)
+# tuned here as WB, 300 s at most, against W3a (call 3's
 # complete tuning of the shipped space). Then the random set, predicted dispatch, as graphs:
 # W3a1 WB1 WB2 W3a2. The question: does WB keep W3a's small tiles (random 75.1%, 72.0%) and
 # the 64 x 256 tile that ran 3000^3 at 113% (W3a: 102.6%), and in what tuning time.
