@@ -3,7 +3,7 @@
 # bench/experiments/narrow_spread_copies_v2.patch to a tree whose template is f4cd0f3's
 # (git apply), build there, and pack as below. The change: the narrow bodies' 4-byte copies
 # spread, a thread's four floats of B and of a transposed A a quarter of the tile's width
-# apart, so that each copy instruction of a warp writes consecutive banks (session 24's
+# apart, so that each copy instruction of a warp writes consecutive banks (session 13's
 # bench/experiments/narrow_spread_copies.patch, measured then back to back, host-bound).
 # Against the same kernels with a thread's four floats side by side (the base, f4cd0f3).
 # One database (W3a's, ../2026-12-06-small-threads-graphs/call3), one header from each
