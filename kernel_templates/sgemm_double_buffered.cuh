@@ -104,6 +104,23 @@ __device__ __forceinline__ void cp_async4x_guarded(float *smem_dst, const float 
   }
 }
 
+// The narrow bodies' copy of four floats of row `row` of a row-major matrix X (rows ld
+// floats apart): columns col + j * spread (j = 0 .. 3) into smem_dst + j * spread, 4 bytes
+// each, zeros at or past `rows` and `cols`. A thread's four floats lie `spread` apart rather
+// than side by side, so that each copy instruction of a warp writes consecutive banks and
+// reads consecutive floats: side by side, lanes 16 bytes apart wrote each bank four times
+// over (a 4-way conflict on every copy) and read a quarter of each sector they touched.
+__device__ __forceinline__ void cp_async4_spread_guarded(float *smem_dst, const float *__restrict__ X, int ld,
+                                                         int row, int col, int spread, int rows, int cols) {
+  const bool rowInside = row < rows;
+  const float *p = X + static_cast<long long>(row) * ld + col;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const bool inside = rowInside && col + j * spread < cols;
+    cp_async4_zfill(smem_dst + j * spread, inside ? p + j * spread : X, inside);
+  }
+}
+
 // The four floats at (row, col) of a row-major matrix (rows ld floats apart), zeros at or
 // past `rows` and `cols`: one vector load when all four are inside and `vec` says the rows
 // are 16-byte aligned, else one scalar load per element inside.
@@ -736,8 +753,12 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
           for (int pass = 0; pass < A_PASSES; ++pass) {
             int k, m;
             transposedAPlace(pass, k, m);
-            detail::cp_async4x_guarded(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)], A, lda,
-                                       (kBegin + tile) * BK + k, tileRow * BM + m, K, M, vec);
+            if constexpr (kBodyNarrow)  // float m / 4 of the row and every BM / 4 after it
+              detail::cp_async4_spread_guarded(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m / 4)], A,
+                                               lda, (kBegin + tile) * BK + k, tileRow * BM + m / 4, BM / 4, K, M);
+            else
+              detail::cp_async4x_guarded(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)], A, lda,
+                                         (kBegin + tile) * BK + k, tileRow * BM + m, K, M, vec);
           }
         } else {
 #pragma unroll
@@ -793,8 +814,12 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
 #pragma unroll
         for (int pass = 0; pass < B_PASSES; ++pass) {
           const int row = innerRowB + pass * ROW_STRIDE_B;
-          detail::cp_async4x_guarded(&sgemm_smem[dst + row * BN + innerColB * 4], B, ldb, (kBegin + tile) * BK + row,
-                                     tileCol * BN + innerColB * 4, K, N, vec);
+          if constexpr (kBodyNarrow)  // float innerColB of the row and every BN / 4 after it
+            detail::cp_async4_spread_guarded(&sgemm_smem[dst + row * BN + innerColB], B, ldb,
+                                             (kBegin + tile) * BK + row, tileCol * BN + innerColB, BN / 4, K, N);
+          else
+            detail::cp_async4x_guarded(&sgemm_smem[dst + row * BN + innerColB * 4], B, ldb,
+                                       (kBegin + tile) * BK + row, tileCol * BN + innerColB * 4, K, N, vec);
         }
         return;
       }
