@@ -6,7 +6,7 @@
 # then with every row aligned. As graphs, predicted dispatch twice, then every choice of the
 # header (sweep) for the best each form can reach. Carry [".device"] with devbin.tgz
 # holding bench_shapes-W3a. About 3 minutes. Under $OUT: gpu.txt, rounds.tgz,
-# sweep-ab-twins.csv.gz.
+# sweep-ab-twins.csv.gz. SWEEP_SECONDS (default 180) bounds the sweep.
 set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
@@ -22,7 +22,8 @@ for run in 1 2; do
 done
 tar czf "$OUT/rounds.tgz" -C "$OUT" rounds && rm -rf "$R"
 csv=$OUT/sweep-ab-twins.csv
-timeout 200 .device/bench_shapes-W3a --sweep --graphs --problems "$P" --sweep-seconds 180 >"$csv" 2>&1
+sweep_s=${SWEEP_SECONDS:-180}
+timeout $((sweep_s + 20)) .device/bench_shapes-W3a --sweep --graphs --problems "$P" --sweep-seconds "$sweep_s" >"$csv" 2>&1
 echo "sweep ab twins exit $? after $(($(date +%s) - T0)) s: $(grep -c '^choice,[0-9]' "$csv") choices; $(tail -1 "$csv")" | tee -a "$G"
 gzip -9 "$csv"
 echo "done after $(($(date +%s) - T0)) s" | tee -a "$G"

@@ -10,7 +10,8 @@
 #    of one problem within one program).
 # Carry [".device"]: devbin.tgz with sgemm-tune and sgemm_tune_gpu_tests (a704fad),
 # bench_shapes-base and bench_shapes-new (tools/bench_shapes_paired.sh, BUILD_ONLY=1,
-# CUDA_ARCHITECTURES=90). About 7.5 minutes.
+# CUDA_ARCHITECTURES=90). The sweep of step 2 stops after 100 s (device time was scarce).
+# About 6 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 top=$OUT
@@ -18,5 +19,5 @@ OUT=$top/spread; mkdir -p "$OUT"; export OUT
 bash bench/results/2026-12-06-narrow-spread/call1.sh
 cp .device/bench_shapes-base .device/bench_shapes-W3a
 OUT=$top/abtwins; mkdir -p "$OUT"; export OUT
-bash bench/results/2026-12-06-aligned-twins/call2.sh >/dev/null
+SWEEP_SECONDS=100 bash bench/results/2026-12-06-aligned-twins/call2.sh >/dev/null
 cat "$OUT/gpu.txt"
