@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Call 2 (session 44): an unaligned C of an unsplit product at beta 0 stored 4 bytes at a
+# time (branch exp/c-unsplit-scalar, 5fc1ab6: store_run_realigned kept for a split's atomic
+# adds only) against the realigned stores (a704fad). Why: call 1's triplets put an unaligned
+# C at 1.27-1.31x the aligned one's time on the unsplit products of small K (7815x1430x73
+# col TT, 4190x1988x201 NN), more than session 22 measured for 4-byte stores (1.05x
+# unsplit). One database (W3a's), one header from each template compiled from source by
+# nvcc on the CPU machine (CUDA_ARCHITECTURES 90), carried in .device/devbin.tgz as
+# bench_shapes-spread (call 1's bench_shapes-new) and bench_shapes-cscalar. As graphs,
+# predicted dispatch, alternating: bench/experiments/aligned_ab_twins.txt twice, then the
+# random sets of seeds 1 and 2. Every problem is verified by the program (beta 0 over NaN,
+# beta 0.5). Under $OUT: gpu.txt, rounds.tgz. About 2 minutes.
+set -uo pipefail
+cd "$(dirname "$0")/../../.." || exit 1
+source tools/device_env.sh
+source bench/results/2026-12-05-h200-edge-shapes/common.sh
+call_start
+R=$OUT/rounds
+mkdir -p "$R"
+run() {  # VERSION NAME ARGS...
+  local v=$1 name=$2; shift 2
+  local log=$R/$v-$name.txt
+  timeout 60 ".device/bench_shapes-$v" --graphs --dispatch predicted "$@" >"$log" 2>&1
+  echo "$v $name exit $? after $(($(date +%s) - T0)) s: $(grep '^geometric mean' "$log" | tr '\n' ' ')" | tee -a "$G"
+}
+P=bench/experiments/aligned_ab_twins.txt
+run spread ab1 --problems "$P"
+run cscalar ab1 --problems "$P"
+run cscalar ab2 --problems "$P"
+run spread ab2 --problems "$P"
+run spread seed1 --seed 1 --count 48
+run cscalar seed1 --seed 1 --count 48
+run cscalar seed2 --seed 2 --count 48
+run spread seed2 --seed 2 --count 48
+tar czf "$OUT/rounds.tgz" -C "$OUT" rounds && rm -rf "$R"
+echo "done after $(($(date +%s) - T0)) s" | tee -a "$G"
