@@ -5,7 +5,8 @@
 
 Prints, per set (random, suite, named), the geometric mean of base time / new time and of
 each side's cuBLAS time / own time (percent of cuBLAS); then the same ratio per kernel the
-new side ran (a change to one kernel shows in its group, the others are its control); the
+new side ran (a change to one kernel shows in its group, the others are its control), and
+within each kernel per tile where the tables name the tiles; the
 first calls' total time ("first ms") of each side; and, with --list, each problem whose
 ratio moved by more than 5%: its shape, both paths and splits, both times.
 """
@@ -44,15 +45,22 @@ def main(argv):
         ks = [k for k in common if new[k].kernel == kernel]
         print("  new on %-28s base/new %.3f over %d" % (kernel + ":", gmean(base[k].ms / new[k].ms for k in ks),
                                                        len(ks)))
+    # Within a kernel, by the tile the new side ran (tables that name it): a change to the
+    # kernels may help one tile and cost another.
+    groups = sorted({(new[k].kernel, new[k].tile) for k in common if new[k].tile != "-"})
+    for kernel, tile in groups:
+        ks = [k for k in common if (new[k].kernel, new[k].tile) == (kernel, tile)]
+        print("    %-26s %-34s base/new %.3f over %d" % (kernel, tile, gmean(base[k].ms / new[k].ms for k in ks),
+                                                    len(ks)))
     print("first calls: base %.0f ms, new %.0f ms in all" % (sum(p.first_ms for p in base.values()),
                                                               sum(p.first_ms for p in new.values())))
     if "--list" in flags:
         for k in common:
             b, n = base[k], new[k]
             if abs(math.log(b.ms / n.ms)) > math.log(1.05):
-                print("%3d %-6s %-22s %.3f  base %-20s %3s %8.4f  new %-20s %3s %8.4f (timed %s, first %.1f ms)" % (
+                print("%3d %-6s %-22s %.3f  base %-20s %3s %8.4f  new %-20s %3s %8.4f (timed %s, first %.1f ms)%s" % (
                     k, b.set, b.what, b.ms / n.ms, b.path, b.split, b.ms, n.path, n.split, n.ms, n.timed,
-                    n.first_ms))
+                    n.first_ms, "" if n.tile == "-" else " " + n.tile))
     return 0
 
 

@@ -3,8 +3,8 @@ pairs or sums its runs (tools/bench_compare.py, tools/bench_shapes_paired.sh).
 
 A problem's line, as main.cu prints it:
     #  set  layout ops  M N K  lda ldb ldc offset  tuned-ms cuBLAS-ms ratio  err(beta 0) err(beta .5)
-    ok|FAIL  path  split  [predicted-ms  first-ms  timed]
-The last three columns came later: an older table lacks them, and they read as NaN and "-".
+    ok|FAIL  path  split  [predicted-ms  first-ms  timed  [tile]]
+The last four columns came later: an older table lacks them, and they read as NaN and "-".
 """
 import math
 import re
@@ -26,6 +26,9 @@ class Problem:
         self.predicted_ms = float(w[19]) if len(w) > 19 else math.nan
         self.first_ms = float(w[20]) if len(w) > 20 else math.nan
         self.timed = w[21] if len(w) > 21 else "-"
+        # The tuned entry's tile ("64x128x32/w64x32/n2/t4x4/s2/p1/k0"); a note in
+        # parentheses may follow the columns instead.
+        self.tile = w[22] if len(w) > 22 and not w[22].startswith("(") else "-"
 
     @property
     def what(self):

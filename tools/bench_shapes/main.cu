@@ -68,11 +68,22 @@ struct Outcome {
   int candidates_timed = 0;   // kernels timed to choose the route (Route::timed)
   double first_ms = NAN;      // the first call, host and GPU, until the GPU is done with it
   double predicted_ms = NAN;  // the selection's predicted time (not for an exact match)
+  std::string tile = "-";     // the tuned entry's tile, as tile_name writes it; "-": no tuned entry
   std::string timing_note;    // why the problem is not timed as asked (a graph that could not be captured)
   bool ok() const { return status == cudaSuccess && error_beta0 < kTolerance && error_beta < kTolerance; }
   bool timed() const { return std::isfinite(tuned_ms) && std::isfinite(cublas_ms); }
   double ratio() const { return cublas_ms / tuned_ms; }
 };
+
+// A tile in one word, for the table's last column: block BMxBNxBK, warp wWMxWN, nWNITER,
+// thread tile tTMxTN, sSTAGES, pPREFETCH, kSTREAMK ("64x128x32/w64x32/n2/t4x4/s2/p1/k0"), so
+// that a change measured through the header can be read tile by tile.
+std::string tile_name(const sgemm_tune_kernels::SgemmTile &t) {
+  char text[96];
+  std::snprintf(text, sizeof text, "%dx%dx%d/w%dx%d/n%d/t%dx%d/s%d/p%d/k%d", t.BM, t.BN, t.BK, t.WM, t.WN, t.WNITER,
+                t.TM, t.TN, t.STAGES, t.PREFETCH, t.STREAMK);
+  return text;
+}
 
 Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_seed, bool timed, float timed_beta,
                     const Timing &timing) {
@@ -118,6 +129,7 @@ Outcome run_problem(cublasHandle_t h, const Problem &p, unsigned long long data_
     o.splits = route.splits;
     o.candidates_timed = route.timed;
     if (route.predicted_ps > 0) o.predicted_ms = route.predicted_ps * 1e-9;
+    if (route.kernel != nullptr) o.tile = tile_name(route.kernel->shape.tile);
   }
   if (o.status != cudaSuccess || !timed) return o;
 
@@ -309,9 +321,9 @@ int main(int argc, char **argv) {
                 "against cuBLAS, beta = 0 over NaN and beta = 0.5; alpha = %g\n",
                 timed_beta, timing.graphs ? " in rounds replayed as CUDA graphs (GPU time only)" : "", kAlpha);
   std::printf("dispatch: %s\n", sgemm_tune::dispatch() == sgemm_tune::Dispatch::measured ? "measured" : "predicted");
-  std::printf("%4s %-6s %-3s %2s %5s %5s %5s %5s %5s %5s %3s %10s %10s %7s %8s %8s %-4s %-16s %5s %10s %10s %5s\n",
+  std::printf("%4s %-6s %-3s %2s %5s %5s %5s %5s %5s %5s %3s %10s %10s %7s %8s %8s %-4s %-16s %5s %10s %10s %5s %s\n",
               "#", "set", "lay", "op", "M", "N", "K", "lda", "ldb", "ldc", "off", "tuned ms", "cuBLAS ms", "ratio",
-              "err b=0", "err b=.5", "ok", "path", "split", "pred ms", "first ms", "timed");
+              "err b=0", "err b=.5", "ok", "path", "split", "pred ms", "first ms", "timed", "tile");
   std::vector<Outcome> outcomes;
   int passed = 0, failed = 0;
   const auto wall_start = std::chrono::steady_clock::now();
@@ -326,11 +338,11 @@ int main(int argc, char **argv) {
     outcomes.push_back(o);
     (o.ok() ? passed : failed) += 1;
     std::printf("%4zu %-6s %-3s %c%c %5d %5d %5d %5d %5d %5d %3d %10.4f %10.4f %6.1f%% %8.1e %8.1e %-4s %-16s %5d %10.4f "
-                "%10.3f %5d",
+                "%10.3f %5d %s",
                 i + 1, set_name(p), layout_name(c.layout), op_name(c.op_a), op_name(c.op_b), c.M, c.N,
                 c.K, c.lda, c.ldb, c.ldc, p.offset, o.tuned_ms, o.cublas_ms, 100.0 * o.ratio(), o.error_beta0,
                 o.error_beta, o.ok() ? "ok" : "FAIL", o.path, o.splits, o.predicted_ms, o.first_ms,
-                o.candidates_timed);
+                o.candidates_timed, o.tile.c_str());
     if (o.status != cudaSuccess) std::printf(" (sgemm_tuned returned %s)", cudaGetErrorName(o.status));
     if (!o.timing_note.empty()) std::printf(" (%s)", o.timing_note.c_str());
     std::printf("\n");
