@@ -93,3 +93,15 @@ sweep_graphs() {
   done
 }
 
+
+# graph_round VERSION NAME ARGS...: .device/bench_shapes-VERSION as graphs with the predicted
+# dispatch and ARGS (a problem list, or a seed and count), stopped after 60 s, its table at
+# $R/VERSION-NAME.txt and its means into the summary. The paired calls alternate versions
+# round by round with it.
+graph_round() {
+  local v=$1 name=$2
+  shift 2
+  local log=$R/$v-$name.txt
+  timeout 60 ".device/bench_shapes-$v" --graphs --dispatch predicted "$@" >"$log" 2>&1
+  echo "$v $name exit $? after $(($(date +%s) - T0)) s: $(grep '^geometric mean' "$log" | tr '\n' ' ')" | tee -a "$G"
+}

@@ -17,20 +17,14 @@ source bench/results/2026-12-05-h200-edge-shapes/common.sh
 call_start
 R=$OUT/rounds
 mkdir -p "$R"
-run() {  # VERSION NAME ARGS...
-  local v=$1 name=$2; shift 2
-  local log=$R/$v-$name.txt
-  timeout 60 ".device/bench_shapes-$v" --graphs --dispatch predicted "$@" >"$log" 2>&1
-  echo "$v $name exit $? after $(($(date +%s) - T0)) s: $(grep '^geometric mean' "$log" | tr '\n' ' ')" | tee -a "$G"
-}
-run base twins1 --problems bench/experiments/aligned_twins.txt
-run new twins1 --problems bench/experiments/aligned_twins.txt
-run new twins2 --problems bench/experiments/aligned_twins.txt
-run base twins2 --problems bench/experiments/aligned_twins.txt
-run base seed1 --seed 1 --count 48
-run new seed1 --seed 1 --count 48
-run new seed2 --seed 2 --count 48
-run base seed2 --seed 2 --count 48
+graph_round base twins1 --problems bench/experiments/aligned_twins.txt
+graph_round new twins1 --problems bench/experiments/aligned_twins.txt
+graph_round new twins2 --problems bench/experiments/aligned_twins.txt
+graph_round base twins2 --problems bench/experiments/aligned_twins.txt
+graph_round base seed1 --seed 1 --count 48
+graph_round new seed1 --seed 1 --count 48
+graph_round new seed2 --seed 2 --count 48
+graph_round base seed2 --seed 2 --count 48
 tar czf "$OUT/rounds.tgz" -C "$OUT" rounds && rm -rf "$R"
 export SGEMM_TUNE_BINARY=$PWD/.device/sgemm-tune SGEMM_TUNE_SOURCE_DIR=$PWD
 timeout 240 .device/sgemm_tune_gpu_tests --gtest_filter=GpuBlas.EveryLayoutOpPaddingOffsetAndEdgeShapeMatchesCublas \

@@ -17,20 +17,14 @@ source bench/results/2026-12-05-h200-edge-shapes/common.sh
 call_start
 R=$OUT/rounds
 mkdir -p "$R"
-run() {  # VERSION NAME ARGS...
-  local v=$1 name=$2; shift 2
-  local log=$R/$v-$name.txt
-  timeout 60 ".device/bench_shapes-$v" --graphs --dispatch predicted "$@" >"$log" 2>&1
-  echo "$v $name exit $? after $(($(date +%s) - T0)) s: $(grep '^geometric mean' "$log" | tr '\n' ' ')" | tee -a "$G"
-}
 P=bench/experiments/aligned_ab_twins.txt
-run spread ab1 --problems "$P"
-run cscalar ab1 --problems "$P"
-run cscalar ab2 --problems "$P"
-run spread ab2 --problems "$P"
-run spread seed1 --seed 1 --count 48
-run cscalar seed1 --seed 1 --count 48
-run cscalar seed2 --seed 2 --count 48
-run spread seed2 --seed 2 --count 48
+graph_round spread ab1 --problems "$P"
+graph_round cscalar ab1 --problems "$P"
+graph_round cscalar ab2 --problems "$P"
+graph_round spread ab2 --problems "$P"
+graph_round spread seed1 --seed 1 --count 48
+graph_round cscalar seed1 --seed 1 --count 48
+graph_round cscalar seed2 --seed 2 --count 48
+graph_round spread seed2 --seed 2 --count 48
 tar czf "$OUT/rounds.tgz" -C "$OUT" rounds && rm -rf "$R"
 echo "done after $(($(date +%s) - T0)) s" | tee -a "$G"
