@@ -107,9 +107,12 @@ __device__ __forceinline__ void cp_async4x_guarded(float *smem_dst, const float 
 // The narrow bodies' copy of four floats of row `row` of a row-major matrix X (rows ld
 // floats apart): columns col + j * spread (j = 0 .. 3) into smem_dst + j * spread, 4 bytes
 // each, zeros at or past `rows` and `cols`. A thread's four floats lie `spread` apart rather
-// than side by side, so that each copy instruction of a warp writes consecutive banks and
-// reads consecutive floats: side by side, lanes 16 bytes apart wrote each bank four times
-// over (a 4-way conflict on every copy) and read a quarter of each sector they touched.
+// than side by side, so that the lanes of a warp that share a row write consecutive banks
+// and read consecutive floats: side by side, lanes 16 bytes apart wrote each bank four
+// times over and read a quarter of each sector they touched. Where a warp's copy spans
+// several rows of a stage (rows under 128 floats), those rows still share banks: no
+// conflict at rows of 128 floats or more, 2-way at 64, 4-way at 32 as before
+// (bench/results/2026-12-06-spread-and-ab-twins: 1.019x over the narrow bodies' problems).
 __device__ __forceinline__ void cp_async4_spread_guarded(float *smem_dst, const float *__restrict__ X, int ld,
                                                          int row, int col, int spread, int rows, int cols) {
   const bool rowInside = row < rows;

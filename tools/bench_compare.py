@@ -3,7 +3,7 @@
 
     tools/bench_compare.py BASE.txt NEW.txt [--list]
 
-Prints, per set (random, suite, named), the geometric mean of base time / new time and of
+Prints, per set (random, suite, named, listed), the geometric mean of base time / new time and of
 each side's cuBLAS time / own time (percent of cuBLAS); then the same ratio per kernel the
 new side ran (a change to one kernel shows in its group, the others are its control), and
 within each kernel per tile where the tables name the tiles; the
@@ -33,7 +33,7 @@ def main(argv):
     if not common:
         sys.stderr.write("bench_compare.py: no verified problem is in both tables\n")
         return 1
-    for group in ("random", "suite", "named"):
+    for group in ("random", "suite", "named", "listed"):
         ks = [k for k in common if base[k].set == group]
         if ks:
             print("%-6s base/new %.3f over %d; base %.1f%% of cuBLAS, new %.1f%%" % (
@@ -43,14 +43,14 @@ def main(argv):
     kernels = sorted({new[k].kernel for k in common})
     for kernel in kernels:
         ks = [k for k in common if new[k].kernel == kernel]
-        print("  new on %-28s base/new %.3f over %d" % (kernel + ":", gmean(base[k].ms / new[k].ms for k in ks),
+        print("  new on %-52s base/new %.3f over %d" % (kernel + ":", gmean(base[k].ms / new[k].ms for k in ks),
                                                        len(ks)))
     # Within a kernel, by the tile the new side ran (tables that name it): a change to the
     # kernels may help one tile and cost another.
     groups = sorted({(new[k].kernel, new[k].tile) for k in common if new[k].tile != "-"})
     for kernel, tile in groups:
         ks = [k for k in common if (new[k].kernel, new[k].tile) == (kernel, tile)]
-        print("    %-26s %-34s base/new %.3f over %d" % (kernel, tile, gmean(base[k].ms / new[k].ms for k in ks),
+        print("    %-50s %-34s base/new %.3f over %d" % (kernel, tile, gmean(base[k].ms / new[k].ms for k in ks),
                                                     len(ks)))
     print("first calls: base %.0f ms, new %.0f ms in all" % (sum(p.first_ms for p in base.values()),
                                                               sum(p.first_ms for p in new.values())))
