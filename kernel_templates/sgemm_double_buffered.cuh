@@ -84,24 +84,16 @@ __device__ __forceinline__ void cp_async4_zfill(float *smem_dst, const float *gm
 // first to the row's end (any number; none at or below 0).
 __device__ __forceinline__ int copy_bytes_inside(int left) { return left >= 4 ? 16 : left > 0 ? left * 4 : 0; }
 
-// The four floats at (row, col .. col + 3) of a row-major matrix X (rows ld floats apart)
-// into shared memory at dst, zeros at or past `rows` and `cols`: one 16-byte copy when `vec`
-// (the rows are 16-byte aligned), else four 4-byte ones. X stands in as the valid address
-// of a copy that reads nothing.
+// The four floats at (row, col .. col + 3) of a row-major matrix X whose rows (ld floats
+// apart) are 16-byte aligned into shared memory at dst, one 16-byte copy, zeros at or past
+// `rows` and `cols`. X stands in as the valid address of a copy that reads nothing. Rows
+// that are not aligned take cp_async4_spread_guarded.
 __device__ __forceinline__ void cp_async4x_guarded(float *smem_dst, const float *__restrict__ X, int ld, int row,
-                                                   int col, int rows, int cols, bool vec) {
+                                                   int col, int rows, int cols) {
   const bool rowInside = row < rows;
   const float *p = X + static_cast<long long>(row) * ld + col;
-  if (vec) {
-    const int bytes = rowInside ? copy_bytes_inside(cols - col) : 0;
-    cp_async16_zfill(smem_dst, bytes > 0 ? p : X, bytes);
-    return;
-  }
-#pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    const bool inside = rowInside && col + j < cols;
-    cp_async4_zfill(smem_dst + j, inside ? p + j : X, inside);
-  }
+  const int bytes = rowInside ? copy_bytes_inside(cols - col) : 0;
+  cp_async16_zfill(smem_dst, bytes > 0 ? p : X, bytes);
 }
 
 // The narrow bodies' copy of four floats of row `row` of a row-major matrix X (rows ld
@@ -761,7 +753,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
                                                lda, (kBegin + tile) * BK + k, tileRow * BM + m / 4, BM / 4, K, M);
             else
               detail::cp_async4x_guarded(&sgemm_smem[stage * A_STAGE + tile_a_offset(kTile, k, m)], A, lda,
-                                         (kBegin + tile) * BK + k, tileRow * BM + m, K, M, vec);
+                                         (kBegin + tile) * BK + k, tileRow * BM + m, K, M);
           }
         } else {
 #pragma unroll
@@ -822,7 +814,7 @@ __device__ __forceinline__ void sgemm_tiles(int M, int N, int K, float alpha, co
                                              (kBegin + tile) * BK + row, tileCol * BN + innerColB, BN / 4, K, N);
           else
             detail::cp_async4x_guarded(&sgemm_smem[dst + row * BN + innerColB * 4], B, ldb,
-                                       (kBegin + tile) * BK + row, tileCol * BN + innerColB * 4, K, N, vec);
+                                       (kBegin + tile) * BK + row, tileCol * BN + innerColB * 4, K, N);
         }
         return;
       }
