@@ -9,7 +9,11 @@
 # bench_shapes-spread (call 1's bench_shapes-new) and bench_shapes-cscalar. As graphs,
 # predicted dispatch, alternating: bench/experiments/aligned_ab_twins.txt twice, then the
 # random sets of seeds 1 and 2. Every problem is verified by the program (beta 0 over NaN,
-# beta 0.5). Under $OUT: gpu.txt, rounds.tgz. About 2 minutes.
+# beta 0.5). Then every choice of the spread program's header timed as graphs for the random
+# sets of seeds 1 and 2 (bench_shapes --sweep --graphs, each stopped after 120 s): W3a's first
+# sweeps of whole random sets, for replaying the selection's model on the CPU (the twins'
+# sweeps hold seed 1's unaligned problems only). Under $OUT: gpu.txt, rounds.tgz,
+# sweep-seed1.csv.gz, sweep-seed2.csv.gz. About 7 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
@@ -27,4 +31,10 @@ graph_round cscalar seed1 --seed 1 --count 48
 graph_round cscalar seed2 --seed 2 --count 48
 graph_round spread seed2 --seed 2 --count 48
 tar czf "$OUT/rounds.tgz" -C "$OUT" rounds && rm -rf "$R"
+for seed in 1 2; do
+  csv=$OUT/sweep-seed$seed.csv
+  timeout 160 .device/bench_shapes-spread --sweep --graphs --sweep-seconds 120 --seed $seed --count 48 >"$csv" 2>&1
+  echo "sweep seed $seed exit $? after $(($(date +%s) - T0)) s: $(grep -c '^choice,[0-9]' "$csv") choices, $(grep -c ',nan,' "$csv") untimed; $(tail -1 "$csv")" | tee -a "$G"
+  gzip "$csv"
+done
 echo "done after $(($(date +%s) - T0)) s" | tee -a "$G"
