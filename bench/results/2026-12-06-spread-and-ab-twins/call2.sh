@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Call 2 (session 44): an unaligned C of an unsplit product at beta 0 stored 4 bytes at a
+# Call 2 (prepared in session 44, run in session 45): an unaligned C of an unsplit product at beta 0 stored 4 bytes at a
 # time (branch exp/c-unsplit-scalar, 5fc1ab6: store_run_realigned kept for a split's atomic
 # adds only) against the realigned stores (a704fad). Why: call 1's triplets put an unaligned
 # C at 1.27-1.31x the aligned one's time on the unsplit products of small K (7815x1430x73
@@ -12,8 +12,12 @@
 # beta 0.5). Then every choice of the spread program's header timed as graphs for the random
 # sets of seeds 1 and 2 (bench_shapes --sweep --graphs, each stopped after 120 s): W3a's first
 # sweeps of whole random sets, for replaying the selection's model on the CPU (the twins'
-# sweeps hold seed 1's unaligned problems only). Under $OUT: gpu.txt, rounds.tgz,
-# sweep-seed1.csv.gz, sweep-seed2.csv.gz. About 7 minutes.
+# sweeps hold seed 1's unaligned problems only). Between the two: the selection's constants
+# fitted in session 45 (kPackBytesPerPs 2 -> 3, kTwoWarpsPerSchedulerRate 0.85 -> 0.75;
+# bench/experiments/model_scan/fit.py) against the header's (bench_shapes-fit and
+# bench_shapes-head: one tree, f29cacb, one database, the kernels alike), alternating on
+# the triplets and the random sets of seeds 1 and 2. Under $OUT: gpu.txt, rounds.tgz,
+# sweep-seed1.csv.gz, sweep-seed2.csv.gz. About 8 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
@@ -30,6 +34,12 @@ graph_round spread seed1 --seed 1 --count 48
 graph_round cscalar seed1 --seed 1 --count 48
 graph_round cscalar seed2 --seed 2 --count 48
 graph_round spread seed2 --seed 2 --count 48
+graph_round head ab1 --problems "$P"
+graph_round fit ab1 --problems "$P"
+graph_round head seed1 --seed 1 --count 48
+graph_round fit seed1 --seed 1 --count 48
+graph_round fit seed2 --seed 2 --count 48
+graph_round head seed2 --seed 2 --count 48
 tar czf "$OUT/rounds.tgz" -C "$OUT" rounds && rm -rf "$R"
 for seed in 1 2; do
   csv=$OUT/sweep-seed$seed.csv
