@@ -8,7 +8,8 @@ change of the model's form can be judged before it is written into the header:
 
     kEdge1, kEdge4, kEdge8   the edge kernel (and the kernel of any operands) of a tile of 1,
                              4, or 8 or more warps a block, against its predicted time
-                             (kFewWarpEdgeSlowdown already weighs 1 and 2 warps)
+                             (kOneWarpEdgeSlowdown and kFewWarpEdgeSlowdown already weigh
+                             1 and 2 warps)
     kTail                    the tail split against its predicted time
     kSplitEach               each split of K past the first, as a fraction of the time
 
@@ -59,6 +60,7 @@ GRID = {
     'kAnyKernelSlowdown': [1.2, 1.3, 1.45, 1.6],
     'kPackBytesPerPs': [1.5, 2.0, 3.0],
     'kFewWarpEdgeSlowdown': [1.0, 1.05, 1.1, 1.2],
+    'kOneWarpEdgeSlowdown': [1.1, 1.25, 1.4, 1.6],
     'kBlockOverheadSlices': [2.0, 3.0, 4.0, 6.0],
     'kOneWarpPerSchedulerRate': [0.4, 0.45, 0.5, 0.6],
     'kTwoWarpsPerSchedulerRate': [0.75, 0.85, 0.95],
@@ -77,17 +79,19 @@ def add_form_factors(work):
     path = os.path.join(work, 'kt', 'sgemm_tuned_select.h')
     text = open(path).read()
     anchor = 'inline const double kWorkspacePs = scan_constant("kWorkspacePs", 2.0e6);'
-    use = 'const double few_warps = edges && tile_threads(e.tile) <= 64 ? kFewWarpEdgeSlowdown : 1.0;'
-    if anchor not in text or use not in text:
+    use = 'const double few_warps = !edges'
+    end = '                                                       : 1.0;'
+    if anchor not in text or use not in text or end not in text[text.find(use):]:
         sys.exit(f'fit.py: {path} no longer has the lines the form factors attach to; update add_form_factors')
     text = text.replace(anchor, anchor + ''.join(
         f'\ninline const double {k} = scan_constant("{k}", {v});' for k, v in FORM.items()))
-    text = text.replace(use, (
-        'double few_warps = edges && tile_threads(e.tile) <= 64 ? kFewWarpEdgeSlowdown : 1.0;\n'
-        '  const int form_warps = tile_threads(e.tile) / 32;\n'
+    text = text.replace(use, 'double few_warps = !edges', 1)
+    at = text.find(end, text.find('double few_warps = !edges')) + len(end)
+    text = text[:at] + (
+        '\n  const int form_warps = tile_threads(e.tile) / 32;\n'
         '  if (edges) few_warps *= form_warps == 1 ? kEdge1 : form_warps == 4 ? kEdge4 : form_warps >= 8 ? kEdge8 : 1.0;\n'
         '  if (edges && splits == kEdgeTailSplit) few_warps *= kTail;\n'
-        '  if (edges && splits > 1) few_warps *= 1.0 + kSplitEach * (splits - 1);'))
+        '  if (edges && splits > 1) few_warps *= 1.0 + kSplitEach * (splits - 1);') + text[at:]
     open(path, 'w').write(text)
 
 
