@@ -9,9 +9,9 @@
 # dispatch, alternating: bench/experiments/aligned_ab_twins.txt, then the random sets of
 # seeds 1 and 2. Every problem is verified by the program (beta 0 over NaN, beta 0.5).
 # Then every choice of the new header timed as graphs for seed 1 (bench_shapes --sweep
-# --graphs, stopped after 100 s): a sweep whose recorded choices are the new selection's,
+# --graphs, stopped after 60 s): a sweep whose recorded choices are the new selection's,
 # for the replay's test that it chooses as the header did. Under $OUT: gpu.txt,
-# rounds.tgz, sweep-sel-seed1.csv.gz. About 4 minutes.
+# rounds.tgz, sweep-sel-seed1.csv.gz. About 3 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
@@ -28,7 +28,7 @@ graph_round head seed2 --seed 2 --count 48
 graph_round sel seed2 --seed 2 --count 48
 tar czf "$OUT/rounds.tgz" -C "$OUT" rounds && rm -rf "$R"
 csv=$OUT/sweep-sel-seed1.csv
-timeout 140 .device/bench_shapes-sel --sweep --graphs --sweep-seconds 100 --seed 1 --count 48 >"$csv" 2>&1
+timeout 80 .device/bench_shapes-sel --sweep --graphs --sweep-seconds 60 --seed 1 --count 48 >"$csv" 2>&1
 echo "sweep sel seed 1 exit $? after $(($(date +%s) - T0)) s: $(grep -c '^choice,[0-9]' "$csv") choices, $(grep -c ',nan,' "$csv") untimed; $(tail -1 "$csv")" | tee -a "$G"
 gzip "$csv"
 echo "done after $(($(date +%s) - T0)) s" | tee -a "$G"
