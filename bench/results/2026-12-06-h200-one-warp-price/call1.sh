@@ -10,8 +10,12 @@
 # seeds 1 and 2. Every problem is verified by the program (beta 0 over NaN, beta 0.5).
 # Then every choice of the new header timed as graphs for seed 1 (bench_shapes --sweep
 # --graphs, stopped after 60 s): a sweep whose recorded choices are the new selection's,
-# for the replay's test that it chooses as the header did. Under $OUT: gpu.txt,
-# rounds.tgz, sweep-sel-seed1.csv.gz. About 3 minutes.
+# for the replay's test that it chooses as the header did. Between the two, an unaligned C
+# stored 4 bytes at a time by the narrow bodies alone (bench/experiments/c_narrow_scalar.patch
+# on the tree of bench_shapes-sel: bench_shapes-cnarrow) against sel, alternating on the
+# same lists: predicted 1.014-1.028x on the narrow bodies' problems, nothing elsewhere
+# (../2026-12-06-spread-and-ab-twins, call 2, where every unsplit unaligned C took 4-byte
+# stores). Under $OUT: gpu.txt, rounds.tgz, sweep-sel-seed1.csv.gz. About 4 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
@@ -26,6 +30,12 @@ graph_round sel seed1 --seed 1 --count 48
 graph_round head seed1 --seed 1 --count 48
 graph_round head seed2 --seed 2 --count 48
 graph_round sel seed2 --seed 2 --count 48
+graph_round cnarrow ab1 --problems "$P"
+graph_round sel ab2 --problems "$P"
+graph_round sel seed1b --seed 1 --count 48
+graph_round cnarrow seed1 --seed 1 --count 48
+graph_round cnarrow seed2 --seed 2 --count 48
+graph_round sel seed2b --seed 2 --count 48
 tar czf "$OUT/rounds.tgz" -C "$OUT" rounds && rm -rf "$R"
 csv=$OUT/sweep-sel-seed1.csv
 timeout 80 .device/bench_shapes-sel --sweep --graphs --sweep-seconds 60 --seed 1 --count 48 >"$csv" 2>&1
