@@ -150,8 +150,9 @@ constexpr double kTwoWarpsPerSchedulerRate = 0.85;
 // The fast kernel has no guards and may use stream-K: at the same predicted time it wins
 // (not refitted since the edge kernel's interior tiles run unguarded too).
 constexpr double kFastKernelAdvantage = 0.97;
-// The edge kernel (and the kernel of any operands) of a tile of one or two warps a block
-// against what the rate measured on its fast kernel says. The predicted choice's seven
+// The edge kernel (and the kernel of any operands) of a tile of two warps a block: its
+// predicted time times this, since it falls further behind what the rate measured on its
+// fast kernel says than a tile of four warps does. The predicted choice's seven
 // misses of 20% or more on session 23's sweep all took a two-warp tile (32 x 128 x 16 four
 // times, 64 x 128 x 32 with 32 x 128 warps three) where a four-warp tile's measured 21-35%
 // faster. Replayed on the four sweeps of tests/data (bench/results/2026-12-03-h200-
@@ -159,14 +160,16 @@ constexpr double kFastKernelAdvantage = 0.97;
 // to +2.7 points predicted, +0.3 to +0.7 measured of 8; the named shapes -0.6 to +2.2; the
 // suite unchanged. 1.05 to 1.15 come within half a point of it.
 constexpr double kFewWarpEdgeSlowdown = 1.1;
-// A tile of one warp a block falls further behind: on the graph-timed sweeps of a tuning of
-// the workload space with one-warp tiles (bench/results/2026-12-06-spread-and-ab-twins,
-// call 2, the H200, seeds 1 and 2) the predicted choice took the one-warp 32 x 32 x 16
-// tile's edge kernel where another tile's measured faster. Priced at 1.4 rather than 1.1,
-// the random sets went from 74.6% to 78.5% and 71.0% to 75.1% of cuBLAS, the seven other
-// graph-timed sweeps by -0.3 to +1.9 points, the back-to-back sweeps of tests/data not at
-// all (bench/experiments/model_scan/fit.py; bench/NOTES.md, session 45); anything from 1.38
-// to 1.65 chooses the same there.
+// The same for a tile of one warp a block (tile_threads <= 32), which falls further behind:
+// its edge kernel's predicted time times 1.4, where it shared the two-warp tiles' 1.1
+// before. On the graph-timed sweeps of a tuning of the workload space with one-warp tiles
+// (bench/results/2026-12-06-spread-and-ab-twins, call 2, the H200, seeds 1 and 2) the
+// predicted choice had taken the one-warp 32 x 32 x 16 tile's edge kernel where another
+// tile's measured faster. Replayed at 1.4, the random sets went from 74.6% to 78.5% and
+// 71.0% to 75.1% of cuBLAS, the seven other graph-timed sweeps by -0.3 to +1.9 points, the
+// back-to-back sweeps of tests/data not at all but per_body's +0.1
+// (bench/experiments/model_scan/fit.py; bench/NOTES.md, session 45); anything from 1.38 to
+// 1.65 chooses the same there.
 constexpr double kOneWarpEdgeSlowdown = 1.4;
 // The kernel of any operands against the edge kernel at the same tile, as the choice between
 // it and packing the operands sees it (fitted with the constants above; measured, the kernel
