@@ -3,7 +3,7 @@
 tests' minimums on the back-to-back sweeps of tests/data, on the CPU.
 
 scan.py moves one constant at a time. This script moves them together, by coordinate descent
-over a grid of values for each, and adds five factors the header does not have, so that a
+over a grid of values for each, and adds four factors the header does not have, so that a
 change of the model's form can be judged before it is written into the header:
 
     kEdge4, kEdge8           the edge kernel (and the kernel of any operands) of a tile of 4,
@@ -15,11 +15,11 @@ change of the model's form can be judged before it is written into the header:
 
 All four are 1 (0 for kSplitEach) in the header's model, which they leave as it is at those
 values. (Session 45 found the one-warp price with a fifth, kEdge1, since written into the
-header as kOneWarpEdgeSlowdown.) The objective is the sum over the training sweeps of log(% of cuBLAS) of the random
-(or listed) set plus half that of the suite and named sets, plus, weighted by --b2b-weight,
-the same of the back-to-back sweeps' random sets, less 0.2 per point by which a setting falls
-under one of the replay tests' minimums (tests/CMakeLists.txt). The held-out sweeps are only
-reported.
+header as kOneWarpEdgeSlowdown.) The objective is the sum over the training sweeps of
+log(% of cuBLAS) of the random (or listed) set plus half that of the suite and named sets,
+plus, weighted by --b2b-weight, the same of the back-to-back sweeps' random sets, less 0.2
+per point by which a setting falls under one of the replay tests' minimums (read from
+tests/CMakeLists.txt). The held-out sweeps are only reported.
 
     fit.py WORK --train SWEEP,... --test SWEEP,... [--b2b-weight W] [--only NAME,...]
 
@@ -37,22 +37,22 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scan  # noqa: E402  (the patched copy of the templates, the replay build, .gz reading)
 
-# The replay tests on back-to-back sweeps (tests/CMakeLists.txt): sweep, flags, minimums.
-B2B_GUARDS = [
-    ('sweep_h200_workload.csv.gz', [], {'random': 78.5, 'suite': 104.5}),
-    ('sweep_h200_workload_32wide.csv.gz', [], {'random': 87, 'named': 94.5, 'suite': 102.5}),
-    ('sweep_h200_workload_32wide.csv.gz', ['--measured', '8'], {'random': 92.5, 'named': 95, 'suite': 103.5}),
-    ('sweep_h200_workload_medium.csv.gz', [], {'random': 82.5, 'named': 93, 'suite': 103}),
-    ('sweep_h200_workload_tail_split.csv.gz', [], {'random': 84.5, 'named': 96, 'suite': 103.5}),
-    ('sweep_h200_workload_tail_split.csv.gz', ['--measured', '8'], {'random': 90.5, 'named': 96.5, 'suite': 104}),
-    ('sweep_h200_workload_realigned.csv.gz', [], {'random': 85.6, 'named': 96.5, 'suite': 102.5}),
-    ('sweep_h200_workload_realigned.csv.gz', ['--measured', '8'], {'random': 92, 'named': 97, 'suite': 103.5}),
-    ('sweep_h200_workload_per_body.csv.gz', [], {'random': 87.5, 'named': 103, 'suite': 101.3}),
-    ('sweep_h200_workload_per_body.csv.gz', ['--measured', '8'], {'random': 92.5, 'named': 103.5, 'suite': 102.2}),
-    ('sweep_h200_workload_cluster_split.csv.gz', ['--cluster-split'], {'random': 85, 'named': 95.5, 'suite': 101.5}),
-    ('sweep_h200_workload_cluster_split.csv.gz', ['--cluster-split', '--measured', '8'],
-     {'random': 92, 'named': 99, 'suite': 103.3}),
-]
+# A replay test of tests/CMakeLists.txt on a back-to-back sweep of tests/data: the sweep, the
+# flags between --quiet and its minimums, and the minimums (--min SET=PERCENT).
+REPLAY_TEST = re.compile(r"tests/data/(sweep_\w+\.csv\.gz)' > \w+\.csv && '\$<TARGET_FILE:replay_sweep>' \w+\.csv "
+                         r"--quiet((?: --(?!min )[\w-]+(?: [\w,]+)?)*)((?: --min \w+=[0-9.]+)+)\"")
+
+
+def back_to_back_guards():
+    """The replay tests' minimums on the sweeps of tests/data, read from tests/CMakeLists.txt so
+    that the fit is held to what the tests hold, as they stand: [(sweep, flags, {set: percent})]."""
+    path = os.path.join(scan.ROOT, 'tests', 'CMakeLists.txt')
+    guards = [(m.group(1), m.group(2).split(), {k: float(v) for k, v in re.findall(r'--min (\w+)=([0-9.]+)', m.group(3))})
+              for m in REPLAY_TEST.finditer(open(path).read())]
+    if not guards:
+        sys.exit(f'fit.py: no replay test with --min on a sweep of tests/data in {path}; update REPLAY_TEST')
+    return guards
+
 
 # Each constant's values to try (the header's own value is always among them).
 GRID = {
@@ -116,7 +116,7 @@ def main():
     data = os.path.join(scan.ROOT, 'tests', 'data')
     train = [scan.plain_csv(a.work, s) for s in a.train.split(',') if s]
     test = [scan.plain_csv(a.work, s) for s in a.test.split(',') if s]
-    b2b = [(scan.plain_csv(a.work, os.path.join(data, s)), f, m) for s, f, m in B2B_GUARDS]
+    b2b = [(scan.plain_csv(a.work, os.path.join(data, s)), f, m) for s, f, m in back_to_back_guards()]
     cache = {}
 
     def sets(csv, flags, env):
@@ -143,7 +143,7 @@ def main():
         total, short = 0.0, 0.0
         for csv, flags, mins in b2b:
             s = sets(csv, flags, env)
-            if '--measured' not in flags:
+            if '--measured' not in flags and 'random' in s:
                 total += math.log(s['random'])
             short += sum(max(0.0, least - s.get(k, 0.0)) for k, least in mins.items())
         return total, short
