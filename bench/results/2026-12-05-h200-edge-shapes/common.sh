@@ -105,3 +105,16 @@ graph_round() {
   timeout 60 ".device/bench_shapes-$v" --graphs --dispatch predicted "$@" >"$log" 2>&1
   echo "$v $name exit $? after $(($(date +%s) - T0)) s: $(grep '^geometric mean' "$log" | tr '\n' ' ')" | tee -a "$G"
 }
+
+# paired_rounds FIRST SECOND LIST [TAG]: the two versions alternating (FIRST SECOND, SECOND
+# FIRST, FIRST SECOND) on LIST (a problem list), the random set of seed 1 and that of seed 2,
+# through graph_round; rounds named NAME-abTAG, NAME-seed1TAG and NAME-seed2TAG.
+paired_rounds() {
+  local a=$1 b=$2 list=$3 tag=${4:-}
+  graph_round "$a" "ab$tag" --problems "$list"
+  graph_round "$b" "ab$tag" --problems "$list"
+  graph_round "$b" "seed1$tag" --seed 1 --count 48
+  graph_round "$a" "seed1$tag" --seed 1 --count 48
+  graph_round "$a" "seed2$tag" --seed 2 --count 48
+  graph_round "$b" "seed2$tag" --seed 2 --count 48
+}

@@ -24,18 +24,8 @@ call_start
 R=$OUT/rounds
 mkdir -p "$R"
 P=bench/experiments/aligned_ab_twins.txt
-graph_round head ab1 --problems "$P"
-graph_round sel ab1 --problems "$P"
-graph_round sel seed1 --seed 1 --count 48
-graph_round head seed1 --seed 1 --count 48
-graph_round head seed2 --seed 2 --count 48
-graph_round sel seed2 --seed 2 --count 48
-graph_round cnarrow ab1 --problems "$P"
-graph_round sel ab2 --problems "$P"
-graph_round sel seed1b --seed 1 --count 48
-graph_round cnarrow seed1 --seed 1 --count 48
-graph_round cnarrow seed2 --seed 2 --count 48
-graph_round sel seed2b --seed 2 --count 48
+paired_rounds head sel "$P"
+paired_rounds cnarrow sel "$P" 2
 tar czf "$OUT/rounds.tgz" -C "$OUT" rounds && rm -rf "$R"
 csv=$OUT/sweep-sel-seed1.csv
 timeout 80 .device/bench_shapes-sel --sweep --graphs --sweep-seconds 60 --seed 1 --count 48 >"$csv" 2>&1
