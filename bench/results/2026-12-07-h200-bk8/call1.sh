@@ -20,6 +20,8 @@ source bench/results/2026-12-05-h200-edge-shapes/common.sh
 call_start
 L=$OUT/logs R=$OUT/rounds
 mkdir -p "$L" "$R" build-edge-shapes
+# A warm machine may hold an earlier run's databases, which the tunings would resume.
+rm -f build-edge-shapes/tune-base.db* build-edge-shapes/tune-bk8.db*
 tune base bench/experiments/workload_bk8_base.json 200 build-edge-shapes/tune-base.db
 cp build-edge-shapes/tune-base.db build-edge-shapes/tune-bk8.db
 tune bk8 bench/experiments/workload_bk8.json 150 build-edge-shapes/tune-bk8.db
