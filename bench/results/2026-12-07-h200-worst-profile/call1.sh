@@ -10,7 +10,8 @@
 # cuBLAS's kernels for the same product), one problem a file: launch statistics, occupancy,
 # issue slots, warp states (stall reasons), instruction mix and memory throughput. Then the
 # same problems timed as graphs (predicted dispatch), for their figures on this GPU.
-# Carry [".device"] with devbin.tgz holding bench_shapes-sel (../2026-12-06-h200-one-warp-price).
+# Carry [".device"] with devbin.tgz holding bench_shapes-sel, built as
+# ../2026-12-06-h200-one-warp-price/RUN.md's call 1 says (W3a's database, this tree's templates).
 # The fill and error kernels of the program are profiled too (cheap); 40 launches cover a
 # problem's. Under $OUT: gpu.txt, ncu.tgz, round.txt. About 4 minutes.
 set -uo pipefail
