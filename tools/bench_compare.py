@@ -12,6 +12,7 @@ ratio moved by more than 5%: its shape, both paths and splits, both times.
 """
 import math
 import os
+import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -19,6 +20,8 @@ from bench_table import gmean, load  # noqa: E402
 
 
 def main(argv):
+    # Piped into head, stop quietly when the reader goes away rather than with a traceback.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     paths = [a for a in argv[1:] if not a.startswith("--")]
     flags = [a for a in argv[1:] if a.startswith("--")]
     if len(paths) != 2 or any(f != "--list" for f in flags):
