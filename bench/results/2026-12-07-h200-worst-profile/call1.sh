@@ -27,6 +27,8 @@ col NN 457 637 981 460 984 460 0
 col TT 2969 283 557 600 308 2976 0
 row NT 7564 89 135 136 136 92 0
 LIST
+# PROFILE_PROBLEMS=N profiles the first N only (a call short of device time).
+head -n "${PROFILE_PROBLEMS:-4}" "$P" >"$P.run"
 i=0
 while read -r line; do
   i=$((i + 1))
@@ -36,7 +38,7 @@ while read -r line; do
     --section WarpStateStats --section InstructionStats --section MemoryWorkloadAnalysis \
     .device/bench_shapes-sel --problems "/tmp/worst-$i.txt" --verify-only >"$OUT/ncu/problem-$i.txt" 2>&1
   echo "ncu problem $i ($line) exit $? after $(($(date +%s) - T0)) s" | tee -a "$G"
-done <"$P"
+done <"$P.run"
 tar czf "$OUT/ncu.tgz" -C "$OUT" ncu && rm -rf "$OUT/ncu"
 timeout 60 .device/bench_shapes-sel --problems "$P" --graphs --dispatch predicted >"$OUT/round.txt" 2>&1
 echo "round exit $? after $(($(date +%s) - T0)) s: $(grep '^geometric mean' "$OUT/round.txt" | tr '\n' ' ')" | tee -a "$G"
