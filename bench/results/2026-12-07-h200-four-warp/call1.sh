@@ -14,6 +14,7 @@ tar xzf .device/devbin.tgz -C .device
 T0=$(date +%s) G=$OUT/gpu-fourwarp.txt L=$OUT
 call_header
 rm -f /tmp/fourwarp.db*
-tune fourwarp bench/experiments/four_warp_worst.json 210 /tmp/fourwarp.db
+# SPACE=bench/experiments/four_warp_worst_mini.json and TUNE_SECONDS for a short call.
+tune fourwarp "${SPACE:-bench/experiments/four_warp_worst.json}" "${TUNE_SECONDS:-210}" /tmp/fourwarp.db
 gzip -9c /tmp/fourwarp.db >"$OUT/tune-fourwarp.db.gz"
 echo "done after $(($(date +%s) - T0)) s" | tee -a "$G"
