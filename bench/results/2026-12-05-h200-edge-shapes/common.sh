@@ -8,11 +8,12 @@ call_header() {
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv; } | tee "$G"
 }
 
-# The start of a call whose binaries travel in .device/devbin.tgz: unpacks them, sets T0 and
-# G ($OUT/gpu.txt) and writes the header.
+# call_start [SUMMARY]: the start of a call whose binaries travel in .device/devbin.tgz:
+# unpacks them, sets T0 and G ($OUT/SUMMARY, gpu.txt unless named, so that two calls run
+# in one keep a summary each) and writes the header.
 call_start() {
   tar xzf .device/devbin.tgz -C .device
-  T0=$(date +%s) G=$OUT/gpu.txt
+  T0=$(date +%s) G=$OUT/${1:-gpu.txt}
   call_header
 }
 

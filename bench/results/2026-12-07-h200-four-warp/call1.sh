@@ -11,9 +11,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 source tools/device_env.sh
 source bench/results/2026-12-05-h200-edge-shapes/common.sh
-tar xzf .device/devbin.tgz -C .device
-T0=$(date +%s) G=$OUT/gpu-fourwarp.txt L=$OUT
-call_header
+call_start gpu-fourwarp.txt
+L=$OUT
 rm -f /tmp/fourwarp.db*
 # SPACE=bench/experiments/four_warp_worst_mini.json and TUNE_SECONDS for a short call.
 tune fourwarp "${SPACE:-bench/experiments/four_warp_worst.json}" "${TUNE_SECONDS:-210}" /tmp/fourwarp.db
