@@ -161,6 +161,17 @@ TEST(SearchSpace, ReadsAStagedStrategy) {
   expect_error(variant(R"("shapes")",
                        R"("strategy": {"kind": "staged", "probe": {"BK": 16}, "blas_shapes_in_first_stage": 1}, "shapes")"),
                "field 'strategy.blas_shapes_in_first_stage': expected true or false");
+
+  EXPECT_FALSE(s.strategy.blas_probes) << "no probe times a waiting BLAS shape early unless the space names it";
+  const SearchSpace probes = parse_search_space(variant(
+      R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"BK": 16}, "blas_probes": "THREADS == 128"}, "shapes")"));
+  ASSERT_TRUE(probes.strategy.blas_probes);
+  EXPECT_EQ(probes.strategy.blas_probes->text(), "THREADS == 128");
+  expect_error(variant(R"("shapes")",
+                       R"("strategy": {"kind": "staged", "probe": {"BK": 16}, "blas_probes": "THREADS =="}, "shapes")"),
+               "field 'strategy.blas_probes'");
+  expect_error(variant(R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"BK": 16}, "blas_probes": 128}, "shapes")"),
+               "field 'strategy.blas_probes': expected a string");
 }
 
 TEST(SearchSpace, MissingFileIsAClearError) {

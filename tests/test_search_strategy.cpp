@@ -305,6 +305,53 @@ TEST(StagedSearch, BlasShapesInTheFirstStageWhenAskedOrWhenNothingIsPlain) {
   }
 }
 
+// blas_probes: the probes it holds for time the waiting BLAS shape in the first stage, and
+// the BLAS shape keeps its own best among them, though the mean ranks on the plain shapes.
+TEST(StagedSearch, TheBlasProbesTimeTheBlasShapesFirstAndKeepTheirOwnFinalists) {
+  StrategySettings settings = probe_bk16_stages2(1);
+  settings.finalists_per_shape = 1;
+  settings.blas_probes = Constraint::parse("BN <= 64");
+  StagedSearch search(settings, {}, kPlainBlasPlain);
+  search.start(survivors());
+  const SearchBatch first = search.next(SearchHistory{3, {}, {}});
+  ASSERT_EQ(first.tiles, (std::vector<SgemmTile>{tile(32, 16, 2), tile(64, 16, 2), tile(128, 16, 2), tile(256, 16, 2)}));
+  EXPECT_EQ(first.shapes, (std::vector<std::vector<std::size_t>>{{0, 1, 2}, {0, 1, 2}, {0, 2}, {0, 2}}));
+
+  // BN = 64 is poor at the plain shapes and the best at the BLAS shape; BN = 128 leads the
+  // mean. At the plain shapes each keeps its best too (BN = 128 at both).
+  const std::map<int, double> plain{{32, 60}, {64, 20}, {128, 100}, {256, 90}}, blas{{32, 50}, {64, 95}};
+  SearchHistory h;
+  h.shape_count = 3;
+  for (std::size_t i = 0; i < first.tiles.size(); ++i)
+    for (const std::size_t shape : first.shapes[i])
+      h.timed.push_back(TimedResult{first.tiles[i], shape, 1.0,
+                                    shape == 1 ? blas.at(first.tiles[i].BN) : plain.at(first.tiles[i].BN)});
+  const SearchBatch second = search.next(h);
+  ASSERT_EQ(search.finalists().size(), 2u);
+  EXPECT_EQ(search.finalists()[0].BN, 128) << "the mean over the plain shapes: BN = 64's BLAS time stays out";
+  EXPECT_EQ(search.finalists()[1].BN, 64) << "the BLAS shape's own best";
+  // Both finalists' other variants at every shape; BN = 128's probe back for the BLAS
+  // shape, BN = 64's not (it timed it in the first stage).
+  EXPECT_EQ(second.tiles, (std::vector<SgemmTile>{tile(64, 8, 2), tile(64, 8, 3), tile(64, 16, 3), tile(128, 8, 2),
+                                                  tile(128, 8, 3), tile(128, 16, 2), tile(128, 16, 3)}));
+  const std::vector<std::size_t> all{0, 1, 2}, blas_shape{1};
+  EXPECT_EQ(second.shapes, (std::vector<std::vector<std::size_t>>{all, all, all, all, all, blas_shape, all}));
+
+  // Without blas_probes the BLAS shape waits for every probe and BN = 64 is no finalist.
+  StrategySettings plain_only = probe_bk16_stages2(1);
+  plain_only.finalists_per_shape = 1;
+  StagedSearch waiting(plain_only, {}, kPlainBlasPlain);
+  waiting.start(survivors());
+  EXPECT_EQ(waiting.next(SearchHistory{3, {}, {}}).shapes,
+            (std::vector<std::vector<std::size_t>>{{0, 2}, {0, 2}, {0, 2}, {0, 2}}));
+  SearchHistory plain_times;
+  plain_times.shape_count = 3;
+  for (const TimedResult &r : h.timed)
+    if (r.shape != 1) plain_times.timed.push_back(r);
+  waiting.next(plain_times);
+  for (const SgemmTile &f : waiting.finalists()) EXPECT_NE(f.BN, 64) << describe_tile(f);
+}
+
 TEST(SearchStrategy, TheSpaceChoosesTheStrategy) {
   SearchSpace space;
   EXPECT_EQ(make_search_strategy(space, kTwoShapes)->name(), "exhaustive");

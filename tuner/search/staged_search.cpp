@@ -56,10 +56,26 @@ SearchBatch StagedSearch::first_stage() const {
     if (!in_first_stage(tile)) continue;
     batch.tiles.push_back(tile);
     if (deferred_shapes_.empty()) continue;
-    // A reference is the yardstick at every shape; the probes rank on the plain shapes.
-    batch.shapes.push_back(is_reference(tile) ? every_shape() : first_shapes_);
+    // A reference is the yardstick at every shape; the probes rank on the plain shapes,
+    // those the space names in blas_probes at the BLAS shapes they tile too.
+    if (is_reference(tile)) {
+      batch.shapes.push_back(every_shape());
+      continue;
+    }
+    std::vector<std::size_t> shapes = first_shapes_;
+    for (const std::size_t s : early_blas_shapes(tile)) shapes.push_back(s);
+    std::sort(shapes.begin(), shapes.end());
+    batch.shapes.push_back(std::move(shapes));
   }
   return batch;
+}
+
+std::vector<std::size_t> StagedSearch::early_blas_shapes(const SgemmTile &tile) const {
+  std::vector<std::size_t> out;
+  if (!settings_.blas_probes || !is_probe(tile) || !settings_.blas_probes->holds(tile)) return out;
+  for (const std::size_t s : deferred_shapes_)
+    if (tile_serves_shape(tile, shapes_[s])) out.push_back(s);
+  return out;
 }
 
 SearchBatch StagedSearch::second_stage(const SearchHistory &history) {
@@ -74,10 +90,13 @@ SearchBatch StagedSearch::second_stage(const SearchHistory &history) {
       batch.tiles.push_back(tile);
       if (waited) batch.shapes.push_back(all);
     } else if (waited && !is_reference(tile)) {
-      // A finalist's probe, back for the shapes it waited for (those it tiles).
+      // A finalist's probe, back for the shapes it waited for (those it tiles and did not
+      // time in the first stage as one of blas_probes).
+      const std::vector<std::size_t> early = early_blas_shapes(tile);
       std::vector<std::size_t> tiled;
       for (const std::size_t s : deferred_shapes_)
-        if (tile_serves_shape(tile, shapes_[s])) tiled.push_back(s);
+        if (tile_serves_shape(tile, shapes_[s]) && std::find(early.begin(), early.end(), s) == early.end())
+          tiled.push_back(s);
       if (tiled.empty()) continue;
       batch.tiles.push_back(tile);
       batch.shapes.push_back(std::move(tiled));
@@ -89,25 +108,32 @@ SearchBatch StagedSearch::second_stage(const SearchHistory &history) {
 std::vector<SgemmTile> StagedSearch::rank_structures(const SearchHistory &history) const {
   // Summed shape by shape, in the shapes' order: the same sums, and so the same ties, in
   // every run over the same timings; over the first stage's shapes only (a reference that
-  // is also a probe has times at the BLAS shapes, which the other probes wait for).
-  std::vector<bool> ranked_at(history.shape_count, false);
+  // is also a probe has times at the BLAS shapes, which the other probes wait for). The
+  // BLAS shapes that blas_probes timed in the first stage keep their own finalists among
+  // those probes, but stay out of the mean, which the other probes have no time at.
+  std::vector<bool> ranked_at(history.shape_count, false), early_at(history.shape_count, false);
   for (const std::size_t s : first_shapes_)
     if (s < ranked_at.size()) ranked_at[s] = true;
+  if (settings_.blas_probes)
+    for (const std::size_t s : deferred_shapes_)
+      if (s < early_at.size()) early_at[s] = true;
   // Each structure at each shape by its best probe (several where a parameter is probed at
   // several values), then the score: the mean over the first stage's shapes.
   std::vector<std::map<SgemmTile, double>> by_shape(history.shape_count);
   for (const TimedResult &r : history.timed) {
     // A reference off the probe values would score its structure by a variant the other
     // structures are not timed at.
-    if (!is_probe(r.tile)) continue;
-    if (r.shape >= ranked_at.size() || !ranked_at[r.shape]) continue;
+    if (!is_probe(r.tile) || r.shape >= ranked_at.size()) continue;
+    // At a BLAS shape, only blas_probes' times: a reference that is a probe has one too.
+    if (!ranked_at[r.shape] && !(early_at[r.shape] && settings_.blas_probes->holds(r.tile))) continue;
     const auto [at, added] = by_shape[r.shape].emplace(structure_of(r.tile), r.percent_of_cublas);
     if (!added && r.percent_of_cublas > at->second) at->second = r.percent_of_cublas;
   }
   std::map<SgemmTile, double> score;
-  for (const auto &values : by_shape)
-    for (const auto &[structure, percent] : values)
-      score[structure] += percent / static_cast<double>(first_shapes_.size());
+  for (std::size_t s = 0; s < by_shape.size(); ++s)
+    if (ranked_at[s])
+      for (const auto &[structure, percent] : by_shape[s])
+        score[structure] += percent / static_cast<double>(first_shapes_.size());
   // Best first; ties in structure order.
   const auto ranked = [](const std::map<SgemmTile, double> &values) {
     std::vector<std::pair<double, SgemmTile>> order;

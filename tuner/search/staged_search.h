@@ -13,8 +13,11 @@
 // `finalists_per_shape`), and the second brings the finalists' probes back for the BLAS
 // shapes. Every BLAS shape waits, one that the fast kernel runs for some tiles too (an
 // untransposed product they divide): those probes compile their fast kernel again, which
-// is cheap. StrategySettings::blas_shapes_in_first_stage turns this off. References are
-// timed at every shape in the first stage.
+// is cheap. StrategySettings::blas_shapes_in_first_stage turns this off;
+// StrategySettings::blas_probes names probes that time the BLAS shapes in the first stage
+// all the same, each BLAS shape then keeping its own `finalists_per_shape` among them
+// (structures that run an edge kernel well but rank low on the plain shapes). References
+// are timed at every shape in the first stage.
 #pragma once
 
 #include <set>
@@ -44,6 +47,9 @@ class StagedSearch : public SearchStrategy {
   bool is_probe(const SgemmTile &tile) const;
   bool is_reference(const SgemmTile &tile) const;
   bool in_first_stage(const SgemmTile &tile) const;
+  // The BLAS shapes that `tile` times in the first stage as one of blas_probes (those it
+  // tiles, when they wait); none for any other tile.
+  std::vector<std::size_t> early_blas_shapes(const SgemmTile &tile) const;
   std::vector<std::size_t> every_shape() const;  // 0, 1, ... of the run's shapes
   // The best `finalists` structures of the first stage, best first.
   std::vector<SgemmTile> rank_structures(const SearchHistory &history) const;

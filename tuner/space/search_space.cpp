@@ -200,7 +200,8 @@ void read_strategy(const FieldReader &r, const json &j, SearchSpace &space) {
   StrategySettings &s = space.strategy;
   r.require_object(j, "strategy");
   r.reject_unknown(j, "strategy",
-                   {"kind", "probe", "finalists", "finalists_per_shape", "blas_shapes_in_first_stage", "budget", "seed"});
+                   {"kind", "probe", "finalists", "finalists_per_shape", "blas_shapes_in_first_stage", "blas_probes",
+                    "budget", "seed"});
   const std::string kind = j.contains("kind") ? r.string(j["kind"], "strategy.kind") : "exhaustive";
   const std::optional<StrategySettings::Kind> k = strategy_kind(kind);
   if (!k)
@@ -216,6 +217,14 @@ void read_strategy(const FieldReader &r, const json &j, SearchSpace &space) {
         static_cast<int>(r.integer(j["finalists_per_shape"], "strategy.finalists_per_shape", 0, 100000));
   if (j.contains("blas_shapes_in_first_stage"))
     s.blas_shapes_in_first_stage = r.boolean(j["blas_shapes_in_first_stage"], "strategy.blas_shapes_in_first_stage");
+  if (j.contains("blas_probes")) {
+    const std::string text = r.string(j["blas_probes"], "strategy.blas_probes");
+    try {
+      s.blas_probes = Constraint::parse(text);
+    } catch (const UserError &e) {
+      r.fail("strategy.blas_probes", e.what());
+    }
+  }
   if (j.contains("probe")) {
     r.require_object(j["probe"], "strategy.probe");
     r.reject_unknown(j["probe"], "strategy.probe", std::set<std::string>(kTileParameters.begin(), kTileParameters.end()));

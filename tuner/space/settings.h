@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "tuner/space/constraint.h"
+
 namespace sgemm_tune {
 
 // How a candidate's time is taken. Both rotate over the same operand sets.
@@ -76,7 +78,9 @@ struct PruneSettings {
 //     "not_finalist". Unless `blas_shapes_in_first_stage`, the first stage times its probes
 //     at the plain shapes only (where every probe tiles one) and ranks on those, each plain
 //     shape keeping its own `finalists_per_shape`; the finalists' probes come back in the
-//     second stage for the BLAS shapes.
+//     second stage for the BLAS shapes. `blas_probes` names probes that time the BLAS
+//     shapes in the first stage all the same, so that each BLAS shape keeps its own
+//     `finalists_per_shape` among them.
 //   random: survivors in an order drawn from `seed`.
 //   genetic: generations of children of the fastest tiles so far (crossover, mutation to
 //     a neighbouring value), from a random first generation.
@@ -96,6 +100,13 @@ struct StrategySettings {
   // plain shapes only and the finalists are timed at the BLAS shapes as well: a BLAS shape
   // needs an edge kernel compiled beside the fast kernel, several times its compile time.
   bool blas_shapes_in_first_stage = false;
+  // Staged, where the BLAS shapes wait: the probes this holds for time them in the first
+  // stage too, and each BLAS shape keeps its own `finalists_per_shape` among those probes
+  // (the mean the finalists are ranked by stays over the plain shapes). For the structures
+  // that run a BLAS shape's edge kernel well but rank low on the plain shapes' fast kernel
+  // (64 x 64 tiles of 4 warps at medium products): timing every probe there would compile
+  // every probe's edge kernel, about ten times a fast kernel's compile.
+  std::optional<Constraint> blas_probes;
   std::size_t budget = 0;   // candidates timed; 0: no limit
   std::uint64_t seed = 1;   // random, genetic and model: the same seed, the same proposals
 };

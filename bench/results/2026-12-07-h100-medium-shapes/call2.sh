@@ -17,7 +17,7 @@ call_start
 L=$OUT
 mkdir -p build-edge-shapes
 rm -f build-edge-shapes/tune-A.db* build-edge-shapes/tune-C.db*
-gunzip -c bench/results/2026-12-07-h100-medium-shapes/call1/tune-A.db.gz >build-edge-shapes/tune-A.db
+xz -dc bench/results/2026-12-07-h100-medium-shapes/call1/tune-A.db.xz >build-edge-shapes/tune-A.db
 cp build-edge-shapes/tune-A.db build-edge-shapes/tune-C.db
 tune C bench/experiments/workload_medium_blas.json "${TUNE_C_SECONDS:-200}" build-edge-shapes/tune-C.db
 gzip -9c build-edge-shapes/tune-C.db >"$OUT/tune-C.db.gz"
