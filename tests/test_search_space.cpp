@@ -163,15 +163,22 @@ TEST(SearchSpace, ReadsAStagedStrategy) {
                "field 'strategy.blas_shapes_in_first_stage': expected true or false");
 
   EXPECT_FALSE(s.strategy.blas_probes) << "no probe times a waiting BLAS shape early unless the space names it";
-  const SearchSpace probes = parse_search_space(variant(
-      R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"BK": 16}, "blas_probes": "THREADS == 128"}, "shapes")"));
+  const auto with_strategy = [&](const std::string &strategy) {
+    return variant(R"("shapes")", R"("strategy": )" + strategy + R"(, "shapes")");
+  };
+  const SearchSpace probes = parse_search_space(with_strategy(
+      R"({"kind": "staged", "probe": {"BK": 16}, "finalists_per_shape": 1, "blas_probes": "THREADS == 128"})"));
   ASSERT_TRUE(probes.strategy.blas_probes);
   EXPECT_EQ(probes.strategy.blas_probes->text(), "THREADS == 128");
-  expect_error(variant(R"("shapes")",
-                       R"("strategy": {"kind": "staged", "probe": {"BK": 16}, "blas_probes": "THREADS =="}, "shapes")"),
+  expect_error(with_strategy(R"({"kind": "staged", "probe": {"BK": 16}, "finalists_per_shape": 1, "blas_probes": "THREADS =="})"),
                "field 'strategy.blas_probes'");
-  expect_error(variant(R"("shapes")", R"("strategy": {"kind": "staged", "probe": {"BK": 16}, "blas_probes": 128}, "shapes")"),
+  expect_error(with_strategy(R"({"kind": "staged", "probe": {"BK": 16}, "finalists_per_shape": 1, "blas_probes": 128})"),
                "field 'strategy.blas_probes': expected a string");
+  // Where the probes' BLAS times could choose nothing: a clear error, not a costlier run.
+  expect_error(with_strategy(R"({"kind": "staged", "probe": {"BK": 16}, "blas_probes": "THREADS == 128"})"),
+               "field 'strategy.blas_probes': needs finalists_per_shape of 1 or more");
+  expect_error(with_strategy(R"({"kind": "random", "budget": 8, "blas_probes": "THREADS == 128"})"),
+               "field 'strategy.blas_probes': only the staged strategy has a first stage");
 }
 
 TEST(SearchSpace, MissingFileIsAClearError) {

@@ -317,15 +317,18 @@ TEST(StagedSearch, TheBlasProbesTimeTheBlasShapesFirstAndKeepTheirOwnFinalists) 
   ASSERT_EQ(first.tiles, (std::vector<SgemmTile>{tile(32, 16, 2), tile(64, 16, 2), tile(128, 16, 2), tile(256, 16, 2)}));
   EXPECT_EQ(first.shapes, (std::vector<std::vector<std::size_t>>{{0, 1, 2}, {0, 1, 2}, {0, 2}, {0, 2}}));
 
-  // BN = 64 is poor at the plain shapes and the best at the BLAS shape; BN = 128 leads the
-  // mean. At the plain shapes each keeps its best too (BN = 128 at both).
-  const std::map<int, double> plain{{32, 60}, {64, 20}, {128, 100}, {256, 90}}, blas{{32, 50}, {64, 95}};
+  // BN = 64 is poor at the plain shapes and far the best at the BLAS shape: counted in the
+  // mean, its 300% there would lift it past BN = 128, which leads the mean of the plain
+  // shapes and is the best at both. BN = 256's 1000% at the BLAS shape is a row of an
+  // earlier run (BN = 256 is no blas_probe): it must choose nothing.
+  const std::map<int, double> plain{{32, 60}, {64, 20}, {128, 100}, {256, 90}}, blas{{32, 50}, {64, 300}};
   SearchHistory h;
   h.shape_count = 3;
   for (std::size_t i = 0; i < first.tiles.size(); ++i)
     for (const std::size_t shape : first.shapes[i])
       h.timed.push_back(TimedResult{first.tiles[i], shape, 1.0,
                                     shape == 1 ? blas.at(first.tiles[i].BN) : plain.at(first.tiles[i].BN)});
+  h.timed.push_back(TimedResult{tile(256, 16, 2), 1, 0.1, 1000.0});
   const SearchBatch second = search.next(h);
   ASSERT_EQ(search.finalists().size(), 2u);
   EXPECT_EQ(search.finalists()[0].BN, 128) << "the mean over the plain shapes: BN = 64's BLAS time stays out";
@@ -336,6 +339,20 @@ TEST(StagedSearch, TheBlasProbesTimeTheBlasShapesFirstAndKeepTheirOwnFinalists) 
                                                   tile(128, 8, 3), tile(128, 16, 2), tile(128, 16, 3)}));
   const std::vector<std::size_t> all{0, 1, 2}, blas_shape{1};
   EXPECT_EQ(second.shapes, (std::vector<std::vector<std::size_t>>{all, all, all, all, all, blas_shape, all}));
+
+  // Every proposal is one a run takes (the ledger throws on a tile proposed at a shape
+  // twice); of the probes only BN = 256's, no blas_probe and no finalist, is left at the
+  // BLAS shape.
+  ProposalLedger ledger(survivors(), 3);
+  ledger.take(first, search.name());
+  EXPECT_NO_THROW(ledger.take(second, search.name()));
+  std::set<int> probes_left;
+  for (const ProposalLedger::Left &l : ledger.settle())
+    if (l.tile.BK == 16 && l.tile.STAGES == 2) {
+      probes_left.insert(l.tile.BN);
+      EXPECT_EQ(l.shapes, (std::vector<bool>{false, true, false})) << describe_tile(l.tile);
+    }
+  EXPECT_EQ(probes_left, (std::set<int>{256}));
 
   // Without blas_probes the BLAS shape waits for every probe and BN = 64 is no finalist.
   StrategySettings plain_only = probe_bk16_stages2(1);

@@ -124,7 +124,8 @@ std::vector<SgemmTile> StagedSearch::rank_structures(const SearchHistory &histor
     // A reference off the probe values would score its structure by a variant the other
     // structures are not timed at.
     if (!is_probe(r.tile) || r.shape >= ranked_at.size()) continue;
-    // At a BLAS shape, only blas_probes' times: a reference that is a probe has one too.
+    // At a BLAS shape, only the times of probes that blas_probes names: a reference that
+    // is a probe, or a row of the run this one resumes, may hold another's.
     if (!ranked_at[r.shape] && !(early_at[r.shape] && settings_.blas_probes->holds(r.tile))) continue;
     const auto [at, added] = by_shape[r.shape].emplace(structure_of(r.tile), r.percent_of_cublas);
     if (!added && r.percent_of_cublas > at->second) at->second = r.percent_of_cublas;

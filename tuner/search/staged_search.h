@@ -15,7 +15,7 @@
 // untransposed product they divide): those probes compile their fast kernel again, which
 // is cheap. StrategySettings::blas_shapes_in_first_stage turns this off;
 // StrategySettings::blas_probes names probes that time the BLAS shapes in the first stage
-// all the same, each BLAS shape then keeping its own `finalists_per_shape` among them
+// as well, each BLAS shape then keeping its own `finalists_per_shape` among them
 // (structures that run an edge kernel well but rank low on the plain shapes). References
 // are timed at every shape in the first stage.
 #pragma once

@@ -224,6 +224,13 @@ void read_strategy(const FieldReader &r, const json &j, SearchSpace &space) {
     } catch (const UserError &e) {
       r.fail("strategy.blas_probes", e.what());
     }
+    // Without a first stage, or without each shape's own finalists, the probes' edge
+    // kernels would be compiled and timed for nothing.
+    if (s.kind != StrategySettings::Kind::staged)
+      r.fail("strategy.blas_probes", "only the staged strategy has a first stage to time BLAS shapes in");
+    if (s.finalists_per_shape < 1)
+      r.fail("strategy.blas_probes",
+             "needs finalists_per_shape of 1 or more: the BLAS shapes choose their own finalists by it");
   }
   if (j.contains("probe")) {
     r.require_object(j["probe"], "strategy.probe");

@@ -79,7 +79,7 @@ struct PruneSettings {
 //     at the plain shapes only (where every probe tiles one) and ranks on those, each plain
 //     shape keeping its own `finalists_per_shape`; the finalists' probes come back in the
 //     second stage for the BLAS shapes. `blas_probes` names probes that time the BLAS
-//     shapes in the first stage all the same, so that each BLAS shape keeps its own
+//     shapes in the first stage as well, so that each BLAS shape keeps its own
 //     `finalists_per_shape` among them.
 //   random: survivors in an order drawn from `seed`.
 //   genetic: generations of children of the fastest tiles so far (crossover, mutation to
