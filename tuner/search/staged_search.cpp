@@ -63,19 +63,25 @@ SearchBatch StagedSearch::first_stage() const {
       continue;
     }
     std::vector<std::size_t> shapes = first_shapes_;
-    for (const std::size_t s : early_blas_shapes(tile)) shapes.push_back(s);
-    std::sort(shapes.begin(), shapes.end());
+    if (is_blas_probe(tile)) {
+      const std::vector<std::size_t> tiled = deferred_shapes_tiled(tile);
+      shapes.insert(shapes.end(), tiled.begin(), tiled.end());
+      std::sort(shapes.begin(), shapes.end());
+    }
     batch.shapes.push_back(std::move(shapes));
   }
   return batch;
 }
 
-std::vector<std::size_t> StagedSearch::early_blas_shapes(const SgemmTile &tile) const {
-  std::vector<std::size_t> out;
-  if (!settings_.blas_probes || !is_probe(tile) || !settings_.blas_probes->holds(tile)) return out;
+std::vector<std::size_t> StagedSearch::deferred_shapes_tiled(const SgemmTile &tile) const {
+  std::vector<std::size_t> tiled;
   for (const std::size_t s : deferred_shapes_)
-    if (tile_serves_shape(tile, shapes_[s])) out.push_back(s);
-  return out;
+    if (tile_serves_shape(tile, shapes_[s])) tiled.push_back(s);
+  return tiled;
+}
+
+bool StagedSearch::is_blas_probe(const SgemmTile &tile) const {
+  return settings_.blas_probes && is_probe(tile) && settings_.blas_probes->holds(tile);
 }
 
 SearchBatch StagedSearch::second_stage(const SearchHistory &history) {
@@ -89,14 +95,10 @@ SearchBatch StagedSearch::second_stage(const SearchHistory &history) {
     if (!in_first_stage(tile)) {
       batch.tiles.push_back(tile);
       if (waited) batch.shapes.push_back(all);
-    } else if (waited && !is_reference(tile)) {
-      // A finalist's probe, back for the shapes it waited for (those it tiles and did not
-      // time in the first stage as one of blas_probes).
-      const std::vector<std::size_t> early = early_blas_shapes(tile);
-      std::vector<std::size_t> tiled;
-      for (const std::size_t s : deferred_shapes_)
-        if (tile_serves_shape(tile, shapes_[s]) && std::find(early.begin(), early.end(), s) == early.end())
-          tiled.push_back(s);
+    } else if (waited && !is_reference(tile) && !is_blas_probe(tile)) {
+      // A finalist's probe, back for the shapes it waited for (those it tiles); one that
+      // blas_probes names timed them in the first stage.
+      std::vector<std::size_t> tiled = deferred_shapes_tiled(tile);
       if (tiled.empty()) continue;
       batch.tiles.push_back(tile);
       batch.shapes.push_back(std::move(tiled));
@@ -126,7 +128,7 @@ std::vector<SgemmTile> StagedSearch::rank_structures(const SearchHistory &histor
     if (!is_probe(r.tile) || r.shape >= ranked_at.size()) continue;
     // At a BLAS shape, only the times of probes that blas_probes names: a reference that
     // is a probe, or a row of the run this one resumes, may hold another's.
-    if (!ranked_at[r.shape] && !(early_at[r.shape] && settings_.blas_probes->holds(r.tile))) continue;
+    if (!ranked_at[r.shape] && !(early_at[r.shape] && is_blas_probe(r.tile))) continue;
     const auto [at, added] = by_shape[r.shape].emplace(structure_of(r.tile), r.percent_of_cublas);
     if (!added && r.percent_of_cublas > at->second) at->second = r.percent_of_cublas;
   }

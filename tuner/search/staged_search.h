@@ -47,9 +47,11 @@ class StagedSearch : public SearchStrategy {
   bool is_probe(const SgemmTile &tile) const;
   bool is_reference(const SgemmTile &tile) const;
   bool in_first_stage(const SgemmTile &tile) const;
-  // The BLAS shapes that `tile` times in the first stage as one of blas_probes (those it
-  // tiles, when they wait); none for any other tile.
-  std::vector<std::size_t> early_blas_shapes(const SgemmTile &tile) const;
+  // A probe that blas_probes names: it times the waiting BLAS shapes it tiles in the first
+  // stage.
+  bool is_blas_probe(const SgemmTile &tile) const;
+  // The waiting BLAS shapes (deferred_shapes_) that `tile` tiles.
+  std::vector<std::size_t> deferred_shapes_tiled(const SgemmTile &tile) const;
   std::vector<std::size_t> every_shape() const;  // 0, 1, ... of the run's shapes
   // The best `finalists` structures of the first stage, best first.
   std::vector<SgemmTile> rank_structures(const SearchHistory &history) const;
